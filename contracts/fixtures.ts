@@ -1,0 +1,40 @@
+// How to produce the response examples that no request example of the same name produces, and the
+// headers the document's prose (not its schema) makes mandatory.
+//
+// The document's convention pairs a request example with the response example of the same name.
+// Some response examples are about the request as a whole rather than its data (no token, an unknown
+// token, an oversized or non-JSON body), so no parameter or body example can carry them. Each is
+// derived here from the operation's "base request": the request of its first success example.
+
+export type Derivation =
+  /** Send the base request without an Authorization header. */
+  | { kind: 'no-token' }
+  /** Send the base request with a well-formed bearer token that no principal owns. */
+  | { kind: 'unknown-token' }
+  /** Send the base request with its JSON body padded beyond the document's 65536-byte limit. */
+  | { kind: 'oversized-body'; bytes: number }
+  /** Send the base request with this body and content type instead of its JSON body. */
+  | { kind: 'raw-body'; contentType: string; body: string }
+
+export const derivedExamples: Record<string, Derivation> = {
+  missingToken: { kind: 'no-token' },
+  invalidToken: { kind: 'unknown-token' },
+  // Limits: "A request body may be at most 65536 bytes"; 70000 is over it with margin.
+  tooLarge: { kind: 'oversized-body', bytes: 70_000 },
+  // The content type exactly as the example's message names it.
+  notJson: { kind: 'raw-body', contentType: 'text/plain', body: 'Basil' },
+}
+
+/**
+ * Headers that must be present, keyed by status or by example name. The document gives these
+ * headers a schema but no `required: true`; its descriptions say when they are sent, so we hold the
+ * real server to that prose: WWW-Authenticate "on every 401", Link "when more plants follow"
+ * (true of firstPage: two plants, one a page).
+ */
+export const requiredHeaders: { byStatus: Record<number, string[]>; byExample: Record<string, string[]> } = {
+  byStatus: { 401: ['www-authenticate'] },
+  byExample: { firstPage: ['link'] },
+}
+
+/** A bearer token that no principal owns: the unknown-token derivation and the generated cases use it. */
+export const UNKNOWN_TOKEN = 'not-a-token-anyone-holds'

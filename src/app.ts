@@ -1,0 +1,99 @@
+// Builds the plant store app from spec/openapi.yaml; src/server.ts alone listens.
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+  LogController,
+} from 'fastify'
+import type { Config } from './config.js'
+import { errorBody, HttpError } from './lib/errors.js'
+import { parseJsonBody } from './lib/json-body.js'
+import { createAjv, validatorCompiler } from './lib/validation.js'
+import auth from './plugins/app/auth.js'
+import openapiRoutes from './plugins/app/openapi-routes.js'
+import repository from './plugins/app/repository.js'
+import sandbox from './plugins/app/sandbox.js'
+import cors from './plugins/external/cors.js'
+import docs from './plugins/external/docs.js'
+import { plantHandlers } from './routes/plants.js'
+import { type LoadedSpec, loadSpec } from './spec.js'
+
+/** The largest request body, as the document's Limits section states. */
+export const BODY_LIMIT = 65536
+
+export interface BuildOptions {
+  config: Config
+  logger?: FastifyServerOptions['logger']
+  /** A document already loaded (tests load it once). */
+  spec?: LoadedSpec
+}
+
+// One log line per request instead of Fastify's two: logging is a visible share of a request's cost.
+class OneLinePerRequest extends LogController {
+  override incomingRequest(): void {}
+  override requestCompleted(
+    error: Error | null | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): void {
+    const line = {
+      method: request.method,
+      url: request.url,
+      statusCode: reply.statusCode,
+      ms: reply.elapsedTime,
+    }
+    if (error) request.log.error({ ...line, err: error }, 'request errored')
+    else request.log.info(line, 'request completed')
+  }
+}
+
+// Fastify's own texts for these say less than a client needs to mend the request.
+function messageFor(error: Error & { code?: string }, request: FastifyRequest): string {
+  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+    return `the body must be application/json, not ${request.headers['content-type'] ?? 'without a content type'}`
+  }
+  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return `the body is larger than ${BODY_LIMIT} bytes`
+  return error.message
+}
+
+export async function buildApp({ config, logger, spec }: BuildOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: logger ?? { level: config.logLevel, redact: ['req.headers.authorization'] },
+    bodyLimit: BODY_LIMIT,
+    // Routes are what the document says: no implicit HEAD routes.
+    exposeHeadRoutes: false,
+    logController: new OneLinePerRequest(),
+  })
+  app.decorate('spec', spec ?? (await loadSpec()))
+  app.setValidatorCompiler(validatorCompiler(createAjv()))
+
+  // application/json alone: anything else, text/plain included, is 415.
+  app.removeAllContentTypeParsers()
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    try {
+      done(null, parseJsonBody(body as string))
+    } catch (error) {
+      done(error as Error, undefined)
+    }
+  })
+
+  app.setErrorHandler(async (error: Error & { statusCode?: number }, request, reply) => {
+    const status = error.statusCode ?? 500
+    if (status >= 500) {
+      request.log.error({ err: error }, 'request failed')
+      return reply.code(500).send(errorBody(500, 'internal server error'))
+    }
+    if (error instanceof HttpError) reply.headers(error.headers)
+    return reply.code(status).send(errorBody(status, messageFor(error, request)))
+  })
+
+  await app.register(cors, { origin: config.corsOrigin })
+  await app.register(docs)
+  await app.register(repository, { databaseUrl: config.databaseUrl })
+  await app.register(auth, { config })
+  if (config.sandbox) await app.register(sandbox)
+  await app.register(openapiRoutes, { handlers: plantHandlers })
+  app.get('/healthz', async () => ({ status: 'ok' }))
+  return app
+}

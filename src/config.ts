@@ -1,0 +1,85 @@
+// Reads and validates the server's configuration from the environment; a bad value stops the start.
+import { envSchema } from 'env-schema'
+
+export const DEV_TOKEN = 'dev-token'
+export const DEV_PRINCIPAL = 'dev'
+
+export interface Config {
+  nodeEnv: string
+  host: string
+  port: number
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
+  /** `sqlite:<file>` or `sqlite::memory:`. */
+  databaseUrl: string
+  /** token → principal. */
+  tokens: Map<string, string>
+  /** True when no AUTH_TOKENS were given and the development principal stands in. */
+  devPrincipal: boolean
+  /** Any bearer token is accepted, each its own principal with a store seeded from the examples. */
+  sandbox: boolean
+  corsOrigin: string
+}
+
+const schema = {
+  type: 'object',
+  properties: {
+    NODE_ENV: { type: 'string', default: 'development' },
+    HOST: { type: 'string', minLength: 1, default: '127.0.0.1' },
+    PORT: { type: 'integer', minimum: 0, maximum: 65535, default: 3000 },
+    LOG_LEVEL: { enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
+    DATABASE_URL: { type: 'string', pattern: '^sqlite:.+$', default: 'sqlite:./data/plants.db' },
+    AUTH_TOKENS: { type: 'string', pattern: '^[^:,\\s]+:[^:,\\s]+(,[^:,\\s]+:[^:,\\s]+)*$' },
+    SANDBOX: { type: 'boolean', default: false },
+    CORS_ORIGIN: { type: 'string', minLength: 1, default: '*' },
+  },
+} as const
+
+interface Env {
+  NODE_ENV: string
+  HOST: string
+  PORT: number
+  LOG_LEVEL: Config['logLevel']
+  DATABASE_URL: string
+  AUTH_TOKENS?: string
+  SANDBOX: boolean
+  CORS_ORIGIN: string
+}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  let parsed: Env
+  try {
+    // env-schema coerces in place; hand it a copy so process.env stays as it was.
+    parsed = envSchema<Env>({ schema, data: { ...env }, dotenv: false })
+  } catch (error) {
+    // Ajv's text reads `env/PORT must be …`: name the variable plainly.
+    throw new Error(`invalid configuration: ${(error as Error).message.replaceAll('env/', '')}`)
+  }
+  const production = parsed.NODE_ENV === 'production'
+  if (parsed.SANDBOX && production) {
+    throw new Error(
+      'invalid configuration: SANDBOX accepts any token and cannot run with NODE_ENV=production',
+    )
+  }
+  const tokens = new Map<string, string>()
+  for (const pair of parsed.AUTH_TOKENS?.split(',') ?? []) {
+    const [principal = '', token = ''] = pair.split(':')
+    if (tokens.has(token)) throw new Error('invalid configuration: AUTH_TOKENS lists one token twice')
+    tokens.set(token, principal)
+  }
+  const devPrincipal = tokens.size === 0 && !parsed.SANDBOX
+  if (devPrincipal && production) {
+    throw new Error('invalid configuration: AUTH_TOKENS must be set when NODE_ENV=production')
+  }
+  if (devPrincipal) tokens.set(DEV_TOKEN, DEV_PRINCIPAL)
+  return {
+    nodeEnv: parsed.NODE_ENV,
+    host: parsed.HOST,
+    port: parsed.PORT,
+    logLevel: parsed.LOG_LEVEL,
+    databaseUrl: parsed.DATABASE_URL,
+    tokens,
+    devPrincipal,
+    sandbox: parsed.SANDBOX,
+    corsOrigin: parsed.CORS_ORIGIN,
+  }
+}

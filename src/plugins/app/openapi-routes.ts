@@ -1,0 +1,74 @@
+// Registers one route per operation of the document, with its schemas, security and handler.
+import type { FastifySchema, RouteHandlerMethod } from 'fastify'
+import fp from 'fastify-plugin'
+import type { OpenAPIV3_1 } from 'openapi-types'
+import { HttpError } from '../../lib/errors.js'
+import type { OperationEntry, Parameter, Schema } from '../../spec.js'
+import type { Handlers } from '../../types.js'
+
+export default fp(
+  async (app, { handlers }: { handlers: Handlers }) => {
+    const { operations } = app.spec
+    const documented = new Set(operations.map((entry) => entry.operationId))
+    const extra = Object.keys(handlers).filter((id) => !documented.has(id))
+    if (extra.length > 0)
+      throw new Error(`handlers without an operation in the document: ${extra.join(', ')}`)
+
+    for (const entry of operations) {
+      const handler = handlers[entry.operationId as keyof Handlers] as RouteHandlerMethod | undefined
+      if (!handler) throw new Error(`no handler for operation ${entry.operationId}`)
+      app.route({
+        method: entry.method.toUpperCase(),
+        url: entry.path.replace(/\{([^}]+)\}/g, ':$1'),
+        schema: routeSchema(entry),
+        config: { security: entry.security },
+        handler,
+      })
+    }
+
+    // A documented path with an undocumented method is 405, as HTTP asks, not 404.
+    const paths = [...new Set(operations.map((entry) => entry.path))].map((path) => ({
+      pattern: new RegExp(`^${path.replace(/\{[^}]+\}/g, '[^/]+')}$`),
+      allow: operations.filter((entry) => entry.path === path).map((entry) => entry.method.toUpperCase()),
+    }))
+    app.setNotFoundHandler(async (request) => {
+      const path = request.url.split('?')[0] ?? ''
+      const known = paths.find((candidate) => candidate.pattern.test(path))
+      if (known) {
+        throw new HttpError(405, `method ${request.method} is not allowed on ${path}`, {
+          allow: known.allow.join(', '),
+        })
+      }
+      throw new HttpError(404, `no route for ${request.method} ${path}`)
+    })
+  },
+  { name: 'openapi-routes', dependencies: ['auth'] },
+)
+
+function routeSchema({ operation, parameters }: OperationEntry): FastifySchema {
+  const schema: FastifySchema = {}
+  const body = (operation.requestBody as OpenAPIV3_1.RequestBodyObject | undefined)?.content[
+    'application/json'
+  ]
+  if (body?.schema) schema.body = body.schema
+  const params = objectOf(parameters.filter((p) => p.in === 'path'))
+  if (params) schema.params = params
+  const query = objectOf(parameters.filter((p) => p.in === 'query'))
+  if (query) schema.querystring = query
+  const response: Record<string, unknown> = {}
+  for (const [status, answer] of Object.entries(operation.responses ?? {})) {
+    const json = (answer as OpenAPIV3_1.ResponseObject).content?.['application/json']?.schema
+    if (json) response[status] = json
+  }
+  schema.response = response
+  return schema
+}
+
+function objectOf(parameters: Parameter[]): Schema | undefined {
+  if (parameters.length === 0) return undefined
+  return {
+    type: 'object',
+    properties: Object.fromEntries(parameters.map((p) => [p.name, p.schema as Schema])),
+    required: parameters.filter((p) => p.required).map((p) => p.name),
+  }
+}

@@ -1,0 +1,11 @@
+// Opens the plant repository for the app and closes it, pending writes first, when the app closes.
+import fp from 'fastify-plugin'
+import { openRepository } from '../../repository/index.js'
+
+export default fp(
+  async (app, { databaseUrl }: { databaseUrl: string }) => {
+    app.decorate('repository', openRepository(databaseUrl))
+    app.addHook('onClose', async () => app.repository.close())
+  },
+  { name: 'repository' },
+)

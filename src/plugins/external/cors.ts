@@ -1,0 +1,10 @@
+// CORS, so that browser apps on other origins can call the server; Link and the challenge stay readable.
+import cors from '@fastify/cors'
+import fp from 'fastify-plugin'
+
+export default fp(async (app, { origin }: { origin: string }) => {
+  await app.register(cors, {
+    origin: origin === '*' ? true : origin.split(','),
+    exposedHeaders: ['Link', 'WWW-Authenticate'],
+  })
+})

@@ -1,0 +1,25 @@
+// Starts the plant store: reads the configuration, listens, and shuts down gracefully on SIGTERM/SIGINT.
+import closeWithGrace from 'close-with-grace'
+import { buildApp } from './app.js'
+import { DEV_TOKEN, loadConfig } from './config.js'
+
+let config: ReturnType<typeof loadConfig>
+try {
+  config = loadConfig()
+} catch (error) {
+  console.error((error as Error).message)
+  process.exit(1)
+}
+
+const app = await buildApp({ config })
+if (config.devPrincipal) {
+  app.log.warn(`AUTH_TOKENS is not set: one development principal, token '${DEV_TOKEN}'`)
+}
+
+closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
+  if (err) app.log.error({ err }, 'shutting down after an error')
+  else app.log.info({ signal }, 'shutting down: finishing requests in flight')
+  await app.close()
+})
+
+await app.listen({ host: config.host, port: config.port })

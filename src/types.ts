@@ -1,0 +1,48 @@
+// Request and handler types derived from the generated document types, and Fastify's augmentations.
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { operations } from './generated/openapi.js'
+import type { PlantRepository } from './repository/plant-repository.js'
+import type { LoadedSpec, OperationEntry } from './spec.js'
+
+export type OperationId = keyof operations
+
+type JsonBody<T> = T extends { content: { 'application/json': infer B } } ? B : never
+type Responses<K extends OperationId> = operations[K]['responses']
+
+/** The request parts of operation K, as the document types them. */
+export interface RequestOf<K extends OperationId> {
+  Body: operations[K] extends { requestBody: infer R } ? JsonBody<R> : undefined
+  Params: operations[K]['parameters'] extends { path: infer P } ? P : undefined
+  Querystring: NonNullable<operations[K]['parameters']['query']>
+}
+
+/** What a handler of K returns: a success body of K, or nothing for a bodiless success. */
+export type SuccessOf<K extends OperationId> = {
+  [S in keyof Responses<K>]: S extends 200 | 201
+    ? JsonBody<Responses<K>[S]>
+    : S extends 204
+      ? undefined
+      : never
+}[keyof Responses<K>]
+
+export type Handler<K extends OperationId> = (
+  request: FastifyRequest<RequestOf<K>>,
+  reply: FastifyReply,
+) => Promise<SuccessOf<K>>
+
+/** One handler per operationId of the document: a missing one fails to compile. */
+export type Handlers = { [K in OperationId]: Handler<K> }
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    spec: LoadedSpec
+    repository: PlantRepository
+  }
+  interface FastifyRequest {
+    /** Who the bearer token belongs to; '' on routes without security. */
+    principal: string
+  }
+  interface FastifyContextConfig {
+    security?: OperationEntry['security']
+  }
+}

@@ -1,0 +1,95 @@
+// int64 ids: every value in range round-trips digit for digit; anything else is 400.
+import type { FastifyInstance } from 'fastify'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ALICE, build } from './helpers/build.js'
+
+let app: FastifyInstance
+beforeAll(async () => {
+  app = await build()
+})
+afterAll(async () => {
+  await app.close()
+})
+
+const json = { ...ALICE, 'content-type': 'application/json' }
+
+describe('int64 ids', () => {
+  it.each([
+    '9223372036854775807',
+    '-9223372036854775808',
+    '9007199254740993',
+    '-9007199254740993',
+    '9007199254740991',
+    '0',
+  ])('round-trips %s exactly through create, get, list, replace and delete', async (id) => {
+    const created = await app.inject({
+      method: 'POST',
+      url: '/plants',
+      headers: json,
+      payload: `{"id":${id},"name":"Oak"}`,
+    })
+    expect(created.statusCode, created.body).toBe(200)
+    const got = await app.inject({ url: `/plants/${id}`, headers: ALICE })
+    expect(got.body).toBe(`{"name":"Oak","id":${id}}`)
+    const listed = await app.inject({ url: '/plants?limit=100', headers: ALICE })
+    expect(listed.body).toContain(`"id":${id}}`)
+    const put = await app.inject({
+      method: 'PUT',
+      url: `/plants/${id}`,
+      headers: json,
+      payload: '{"name":"Elm"}',
+    })
+    expect(put.body).toBe(`{"name":"Elm","id":${id}}`)
+    expect((await app.inject({ method: 'DELETE', url: `/plants/${id}`, headers: ALICE })).statusCode).toBe(
+      204,
+    )
+  })
+
+  it.each([
+    ['9223372036854775808', 'body/id must match format "int64"'],
+    ['-9223372036854775809', 'body/id must match format "int64"'],
+    ['18446744073709551616', 'body/id must match format "int64"'],
+    ['1e19', 'body/id must match format "int64"'],
+    ['9223372036854775807.5', 'body/id must match format "int64"'],
+    ['1.5', 'body/id must be integer'],
+    ['"9223372036854775807"', 'body/id must be integer'],
+  ])('rejects the body id %s', async (id, message) => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/plants',
+      headers: json,
+      payload: `{"id":${id},"name":"Oak"}`,
+    })
+    expect(res.statusCode).toBe(400)
+    expect(res.json()).toEqual({ error: 400, message })
+  })
+
+  it.each([
+    ['9223372036854775808', 'params/id must match format "int64"'],
+    ['-9223372036854775809', 'params/id must match format "int64"'],
+    ['1.0', 'params/id must be integer'],
+    ['01', 'params/id must be integer'],
+    ['0x10', 'params/id must be integer'],
+    ['%20', 'params/id must be integer'],
+  ])('rejects the path id %s', async (id, message) => {
+    const res = await app.inject({ url: `/plants/${id}`, headers: ALICE })
+    expect(res.statusCode).toBe(400)
+    expect(res.json()).toEqual({ error: 400, message })
+  })
+
+  it('pages past the largest id without overflow', async () => {
+    for (const id of ['9223372036854775806', '9223372036854775807']) {
+      await app.inject({
+        method: 'POST',
+        url: '/plants',
+        headers: json,
+        payload: `{"id":${id},"name":"Oak"}`,
+      })
+    }
+    const first = await app.inject({ url: '/plants?limit=1', headers: ALICE })
+    const link = String(first.headers.link)
+    const second = await app.inject({ url: link.slice(1, link.indexOf('>')), headers: ALICE })
+    expect(second.body).toBe('[{"name":"Oak","id":9223372036854775807}]')
+    expect(second.headers.link).toBeUndefined()
+  })
+})

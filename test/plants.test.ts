@@ -1,0 +1,239 @@
+// Each plant operation's success and failure paths through app.inject.
+import type { FastifyInstance } from 'fastify'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { ALICE, BOB, build } from './helpers/build.js'
+
+let app: FastifyInstance
+beforeEach(async () => {
+  app = await build()
+})
+afterEach(async () => {
+  await app.close()
+})
+
+const create = (body: unknown, headers: Record<string, string> = ALICE) =>
+  app.inject({ method: 'POST', url: '/plants', headers, payload: body as object })
+
+describe('createPlant', () => {
+  it('stores a plant and answers with the Plant, without id', async () => {
+    const res = await create({ id: 1, name: 'Basil', tag: 'herb' })
+    expect(res.statusCode).toBe(200)
+    expect(res.json()).toEqual({ name: 'Basil', tag: 'herb' })
+    expect(res.headers['content-type']).toMatch(/^application\/json/)
+    const stored = await app.inject({ url: '/plants/1', headers: ALICE })
+    expect(stored.json()).toEqual({ id: 1, name: 'Basil', tag: 'herb' })
+  })
+
+  it('answers 409 for an id the caller already uses and keeps the first plant', async () => {
+    await create({ id: 1, name: 'Basil' })
+    const res = await create({ id: 1, name: 'Rosemary' })
+    expect(res.statusCode).toBe(409)
+    expect(res.json()).toEqual({ error: 409, message: 'plant 1 already exists' })
+    expect((await app.inject({ url: '/plants/1', headers: ALICE })).json()).toEqual({ id: 1, name: 'Basil' })
+  })
+
+  it.each([
+    [{ id: 3, tag: 'herb' }, "body must have required property 'name'"],
+    [{ name: 'Mint' }, "body must have required property 'id'"],
+    [{ id: '4', name: 'Mint' }, 'body/id must be integer'],
+    [{ id: 1.5, name: 'Mint' }, 'body/id must be integer'],
+    [{ id: true, name: 'Mint' }, 'body/id must be integer'],
+    [{ id: 4, name: 7 }, 'body/name must be string'],
+    [{ id: 4, name: 'Mint', tag: null }, 'body/tag must be string'],
+    [[{ id: 4, name: 'Mint' }], 'body must be object'],
+  ])('rejects %j with 400 and no type coercion', async (body, message) => {
+    const res = await create(body)
+    expect(res.statusCode).toBe(400)
+    expect(res.json()).toEqual({ error: 400, message })
+    expect((await app.inject({ url: '/plants', headers: ALICE })).json()).toEqual([])
+  })
+
+  it('accepts what the document accepts: unknown fields are allowed and ignored', async () => {
+    const res = await create({ id: 5, name: 'Fern', colour: 'green' })
+    expect(res.statusCode).toBe(200)
+    expect(res.json()).toEqual({ name: 'Fern' })
+  })
+
+  it('answers 400 for malformed JSON and for an empty JSON body', async () => {
+    for (const payload of ['{"id":1,', '', '{"__proto__":{"x":1},"id":1,"name":"a"}']) {
+      const res = await app.inject({
+        method: 'POST',
+        url: '/plants',
+        headers: { ...ALICE, 'content-type': 'application/json' },
+        payload,
+      })
+      expect(res.statusCode, payload).toBe(400)
+      expect(res.json().error).toBe(400)
+      expect(res.json().message).toMatch(/^body /)
+    }
+  })
+
+  it('answers 415 for a body that is not JSON', async () => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/plants',
+      headers: { ...ALICE, 'content-type': 'text/plain' },
+      payload: 'Basil',
+    })
+    expect(res.statusCode).toBe(415)
+    expect(res.json()).toEqual({ error: 415, message: 'the body must be application/json, not text/plain' })
+  })
+
+  it('answers 413 for a body over 65536 bytes', async () => {
+    const res = await create({ id: 6, name: 'x'.repeat(70_000) })
+    expect(res.statusCode).toBe(413)
+    expect(res.json()).toEqual({ error: 413, message: 'the body is larger than 65536 bytes' })
+  })
+})
+
+describe('listPlants', () => {
+  beforeEach(async () => {
+    for (const [id, name, tag] of [
+      [3, 'Mint', 'herb'],
+      [1, 'Basil', 'herb'],
+      [2, 'Fern', undefined],
+    ] as const) {
+      expect((await create({ id, name, tag })).statusCode).toBe(200)
+    }
+  })
+
+  it('lists the caller’s plants in id order', async () => {
+    const res = await app.inject({ url: '/plants', headers: ALICE })
+    expect(res.statusCode).toBe(200)
+    expect(res.json().map((p: { id: number }) => p.id)).toEqual([1, 2, 3])
+    expect(res.headers.link).toBeUndefined()
+  })
+
+  it('filters by tag', async () => {
+    const res = await app.inject({ url: '/plants?tag=herb', headers: ALICE })
+    expect(res.json()).toEqual([
+      { id: 1, name: 'Basil', tag: 'herb' },
+      { id: 3, name: 'Mint', tag: 'herb' },
+    ])
+  })
+
+  it('pages with an opaque cursor in the Link header until the last page', async () => {
+    const seen: number[] = []
+    let url: string | undefined = '/plants?limit=2'
+    for (let pages = 0; url && pages < 5; pages++) {
+      const res = await app.inject({ url, headers: ALICE })
+      expect(res.statusCode).toBe(200)
+      seen.push(...res.json().map((p: { id: number }) => p.id))
+      const link = res.headers.link as string | undefined
+      if (link) expect(link).toMatch(/^<[^>]+>; rel="next"$/)
+      url = link?.slice(1, link.indexOf('>'))
+    }
+    expect(seen).toEqual([1, 2, 3])
+  })
+
+  it('keeps the tag filter across pages', async () => {
+    const first = await app.inject({ url: '/plants?limit=1&tag=herb', headers: ALICE })
+    const link = String(first.headers.link)
+    const second = await app.inject({ url: link.slice(1, link.indexOf('>')), headers: ALICE })
+    expect(second.json()).toEqual([{ id: 3, name: 'Mint', tag: 'herb' }])
+  })
+
+  it.each([
+    ['limit=0', 'querystring/limit must be >= 1'],
+    ['limit=101', 'querystring/limit must be <= 100'],
+    ['limit=ten', 'querystring/limit must be integer'],
+    ['limit=1.5', 'querystring/limit must be integer'],
+    ['cursor=not-a-cursor', 'querystring/cursor is not a cursor this server made'],
+  ])('answers 400 for %s', async (query, message) => {
+    const res = await app.inject({ url: `/plants?${query}`, headers: ALICE })
+    expect(res.statusCode).toBe(400)
+    expect(res.json()).toEqual({ error: 400, message })
+  })
+})
+
+describe('getPlant, replacePlant, deletePlant', () => {
+  beforeEach(async () => {
+    await create({ id: 1, name: 'Basil', tag: 'herb' })
+  })
+
+  it('replaces name and tag; a tag left out is removed', async () => {
+    const put = await app.inject({
+      method: 'PUT',
+      url: '/plants/1',
+      headers: ALICE,
+      payload: { name: 'Thai basil' },
+    })
+    expect(put.statusCode).toBe(200)
+    expect(put.json()).toEqual({ id: 1, name: 'Thai basil' })
+    expect((await app.inject({ url: '/plants/1', headers: ALICE })).json()).toEqual({
+      id: 1,
+      name: 'Thai basil',
+    })
+  })
+
+  it('answers 404 for a plant that does not exist, on every operation', async () => {
+    for (const method of ['GET', 'PUT', 'DELETE'] as const) {
+      const res = await app.inject({ method, url: '/plants/404', headers: ALICE, payload: { name: 'x' } })
+      expect(res.statusCode, method).toBe(404)
+      expect(res.json()).toEqual({ error: 404, message: 'plant 404 not found' })
+    }
+  })
+
+  it('deletes with 204 and no body, then the plant is gone', async () => {
+    const res = await app.inject({ method: 'DELETE', url: '/plants/1', headers: ALICE })
+    expect(res.statusCode).toBe(204)
+    expect(res.body).toBe('')
+    expect((await app.inject({ url: '/plants/1', headers: ALICE })).statusCode).toBe(404)
+  })
+
+  it('answers 400 for an id that is not an integer', async () => {
+    for (const method of ['GET', 'PUT', 'DELETE'] as const) {
+      const res = await app.inject({ method, url: '/plants/abc', headers: ALICE, payload: { name: 'x' } })
+      expect(res.statusCode, method).toBe(400)
+      expect(res.json()).toEqual({ error: 400, message: 'params/id must be integer' })
+    }
+  })
+
+  it('answers 400 for a replacement without a name, and keeps the plant', async () => {
+    const res = await app.inject({ method: 'PUT', url: '/plants/1', headers: ALICE, payload: { tag: 'x' } })
+    expect(res.statusCode).toBe(400)
+    expect((await app.inject({ url: '/plants/1', headers: ALICE })).json()).toEqual({
+      id: 1,
+      name: 'Basil',
+      tag: 'herb',
+    })
+  })
+})
+
+describe('principals', () => {
+  it('keeps each principal’s plants apart: ids are per principal', async () => {
+    await create({ id: 1, name: 'Basil' }, ALICE)
+    expect((await app.inject({ url: '/plants/1', headers: BOB })).statusCode).toBe(404)
+    expect((await app.inject({ method: 'DELETE', url: '/plants/1', headers: BOB })).statusCode).toBe(404)
+    expect(
+      (await app.inject({ method: 'PUT', url: '/plants/1', headers: BOB, payload: { name: 'Mine' } }))
+        .statusCode,
+    ).toBe(404)
+    expect((await app.inject({ url: '/plants', headers: BOB })).json()).toEqual([])
+    expect((await create({ id: 1, name: 'Rose' }, BOB)).statusCode).toBe(200)
+    expect((await app.inject({ url: '/plants/1', headers: ALICE })).json()).toEqual({ id: 1, name: 'Basil' })
+  })
+})
+
+describe('routes outside the document', () => {
+  it('answers 404 for an unknown path and 405 with Allow for an undocumented method', async () => {
+    const unknown = await app.inject({ url: '/nope', headers: ALICE })
+    expect(unknown.statusCode).toBe(404)
+    expect(unknown.json().error).toBe(404)
+    const patch = await app.inject({ method: 'PATCH', url: '/plants/1', headers: ALICE })
+    expect(patch.statusCode).toBe(405)
+    expect(patch.headers.allow).toBe('GET, PUT, DELETE')
+  })
+
+  it('serves health, the document and the docs page without a token', async () => {
+    expect((await app.inject({ url: '/healthz' })).json()).toEqual({ status: 'ok' })
+    const doc = await app.inject({ url: '/openapi.json' })
+    expect(doc.json().info).toMatchObject({ title: 'Plant Store', version: '1.0.0' })
+    expect(doc.json().paths['/plants'].post.requestBody.content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/NewPlant',
+    })
+    const docs = await app.inject({ url: '/docs/' })
+    expect(docs.statusCode).toBe(200)
+    expect(docs.body).toMatch(/swagger-ui/i)
+  })
+})
