@@ -48,8 +48,10 @@ interface Env {
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   let parsed: Env
   try {
-    // env-schema coerces in place; hand it a copy so process.env stays as it was.
-    parsed = envSchema<Env>({ schema, data: { ...env }, dotenv: false })
+    // A variable set to '' counts as unset, as shells make it easy to leave one empty. The copy also
+    // keeps env-schema's in-place coercion away from process.env.
+    const data = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''))
+    parsed = envSchema<Env>({ schema, data, env: false, dotenv: false })
   } catch (error) {
     // Ajv's text reads `env/PORT must be …`: name the variable plainly.
     throw new Error(`invalid configuration: ${(error as Error).message.replaceAll('env/', '')}`)

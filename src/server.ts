@@ -19,7 +19,11 @@ if (config.devPrincipal) {
 closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
   if (err) app.log.error({ err }, 'shutting down after an error')
   else app.log.info({ signal }, 'shutting down: finishing requests in flight')
+  // Fastify closes the connections idle at the start; a keep-alive connection whose request was in
+  // flight turns idle only once answered, so sweep again until every connection is gone.
+  const sweep = setInterval(() => app.server.closeIdleConnections(), 50)
   await app.close()
+  clearInterval(sweep)
 })
 
 await app.listen({ host: config.host, port: config.port })

@@ -67,6 +67,7 @@ export interface Document {
   openapi: string
   paths: Record<string, Record<string, unknown> & { parameters?: Parameter[] }>
   security?: Record<string, string[]>[]
+  components?: { schemas?: Record<string, JsonSchema> }
 }
 
 export interface LoadedDocument {

@@ -1,0 +1,91 @@
+// Sends one planned request to a target and captures the answer, plus the one-line descriptions
+// that failure messages use for both.
+
+/** How a request is authorized. */
+export type Auth =
+  /** The case's own principal (a fresh token per case, so no case sees another's plants). */
+  | { kind: 'principal' }
+  | { kind: 'none' }
+  /** A well-formed bearer token that no principal owns. */
+  | { kind: 'unknown' }
+  /** This exact Authorization header value. */
+  | { kind: 'header'; value: string }
+
+export interface RequestSpec {
+  method: string
+  /** Path and query string, e.g. `/plants?limit=1`. */
+  path: string
+  contentType?: string
+  body?: string
+  auth: Auth
+}
+
+export interface Answer {
+  status: number
+  /** Lower-case names. */
+  headers: Record<string, string>
+  /** The media type without parameters, lower case, or undefined when none was sent. */
+  mediaType: string | undefined
+  text: string
+  /** The parsed body when it is JSON. */
+  json: unknown
+  isJson: boolean
+}
+
+export const REQUEST_TIMEOUT_MS = 10_000
+
+export async function send(
+  baseUrl: string,
+  request: RequestSpec,
+  authorization: string | undefined,
+  extraHeaders: Record<string, string> = {},
+): Promise<Answer> {
+  const headers: Record<string, string> = { accept: 'application/json', ...extraHeaders }
+  if (authorization !== undefined) headers.authorization = authorization
+  if (request.contentType !== undefined) headers['content-type'] = request.contentType
+  const response = await fetch(new URL(request.path, baseUrl), {
+    method: request.method,
+    headers,
+    body: request.body,
+    redirect: 'manual',
+    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+  })
+  const text = await response.text()
+  const answerHeaders: Record<string, string> = {}
+  response.headers.forEach((value, name) => {
+    answerHeaders[name.toLowerCase()] = value
+  })
+  const mediaType = answerHeaders['content-type']?.split(';')[0]?.trim().toLowerCase() || undefined
+  let json: unknown
+  let isJson = false
+  if (text && mediaType && /[/+]json$/.test(mediaType)) {
+    try {
+      json = JSON.parse(text)
+      isJson = true
+    } catch {
+      // Left as text: the validator reports a body that claims JSON and is not.
+    }
+  }
+  return { status: response.status, headers: answerHeaders, mediaType, text, json, isJson }
+}
+
+const clip = (text: string, max = 300) => (text.length > max ? `${text.slice(0, max)}… (${text.length} chars)` : text)
+
+export function describeRequest(request: RequestSpec): string {
+  const auth =
+    request.auth.kind === 'principal'
+      ? 'Bearer <case token>'
+      : request.auth.kind === 'unknown'
+        ? 'Bearer <unknown token>'
+        : request.auth.kind === 'header'
+          ? JSON.stringify(request.auth.value)
+          : 'none'
+  const body = request.body === undefined ? '' : ` ${request.contentType ?? '(no content type)'} ${clip(request.body, 120)}`
+  return `${request.method} ${request.path} [Authorization: ${auth}]${body}`
+}
+
+export function describeAnswer(answer: Answer): string {
+  const shown = ['www-authenticate', 'link'].filter((h) => answer.headers[h] !== undefined)
+  const headers = shown.map((h) => ` ${h}: ${answer.headers[h]}`).join(';')
+  return `${answer.status} ${answer.mediaType ?? '(no content type)'}${headers ? ` [${headers.trim()}]` : ''} ${clip(answer.text) || '(empty body)'}`
+}

@@ -1,0 +1,147 @@
+// The four targets of the contract run (real server, sandbox, Prism mock, Prism validation proxy):
+// starting them, a fresh principal per case, and setting up the plants a case needs.
+import { UNKNOWN_TOKEN } from '../fixtures.js'
+import type { Plant } from './cases.js'
+import { type Auth, type RequestSpec, send } from './http.js'
+import { mockArgs, proxyArgs } from './prism-args.js'
+import { type Started, startPrism, startServer } from './processes.js'
+
+export type TargetName = 'server' | 'sandbox' | 'proxy' | 'mock'
+
+export interface Target {
+  name: TargetName
+  url: string
+  /** Where setup requests go: the server itself, or the proxy's upstream. Undefined: no state (Prism). */
+  stateUrl: string | undefined
+  /** Whether a new principal starts with seeded plants that a case must clear first (the sandbox). */
+  seeded: boolean
+  newToken(): string
+  unknownToken(): string
+}
+
+// Every case gets a principal of its own; the real server only knows the tokens it was started with.
+const TOKEN_COUNT = 800
+const serverTokens = Array.from({ length: TOKEN_COUNT }, (_, i) => `contract-token-${i + 1}`)
+let nextServerToken = 0
+let nextFreeToken = 0
+
+function takeServerToken(): string {
+  const token = serverTokens[nextServerToken++]
+  if (token === undefined) throw new Error(`all ${TOKEN_COUNT} contract tokens are used: raise TOKEN_COUNT`)
+  return token
+}
+
+export const authTokensEnv = serverTokens.map((token, i) => `contract-${i + 1}:${token}`).join(',')
+
+export function authorization(target: Target, auth: Auth, token: string): string | undefined {
+  switch (auth.kind) {
+    case 'principal':
+      return `Bearer ${token}`
+    case 'none':
+      return undefined
+    case 'unknown':
+      return `Bearer ${target.unknownToken()}`
+    case 'header':
+      return auth.value
+  }
+}
+
+export interface Running {
+  targets: Partial<Record<TargetName, Target>>
+  processes: Started[]
+  stop(): Promise<void>
+}
+
+export async function startTargets(names: TargetName[]): Promise<Running> {
+  const processes: Started[] = []
+  const stop = async () => {
+    await Promise.allSettled(processes.map((p) => p.stop()))
+  }
+  const track = async (p: Promise<Started>) => {
+    const started = await p
+    processes.push(started)
+    return started
+  }
+  try {
+    const want = new Set(names)
+    const [server, sandbox, mock] = await Promise.all([
+      want.has('server') || want.has('proxy')
+        ? track(startServer('real server', { AUTH_TOKENS: authTokensEnv }))
+        : undefined,
+      want.has('sandbox') ? track(startServer('sandbox', { SANDBOX: 'true' })) : undefined,
+      want.has('mock') ? track(startPrism('Prism mock', mockArgs({ host: '127.0.0.1', port: 0 }))) : undefined,
+    ])
+    const proxy =
+      want.has('proxy') && server
+        ? await track(startPrism('Prism proxy', proxyArgs({ host: '127.0.0.1', port: 0 }, server.url)))
+        : undefined
+
+    const targets: Running['targets'] = {}
+    const unknownToken = () => `${UNKNOWN_TOKEN}-${++nextFreeToken}`
+    if (server && want.has('server')) {
+      targets.server = { name: 'server', url: server.url, stateUrl: server.url, seeded: false, newToken: takeServerToken, unknownToken }
+    }
+    if (proxy && server) {
+      targets.proxy = { name: 'proxy', url: proxy.url, stateUrl: server.url, seeded: false, newToken: takeServerToken, unknownToken }
+    }
+    if (sandbox) {
+      // Any token is a principal in the sandbox: a new string is a new, freshly seeded store.
+      const fresh = () => `sandbox-token-${++nextFreeToken}`
+      targets.sandbox = { name: 'sandbox', url: sandbox.url, stateUrl: sandbox.url, seeded: true, newToken: fresh, unknownToken }
+    }
+    if (mock) {
+      targets.mock = {
+        name: 'mock',
+        url: mock.url,
+        stateUrl: undefined,
+        seeded: false,
+        newToken: () => `mock-token-${++nextFreeToken}`,
+        unknownToken,
+      }
+    }
+    return { targets, processes, stop }
+  } catch (error) {
+    await stop()
+    throw error
+  }
+}
+
+const json = (body: unknown): Pick<RequestSpec, 'contentType' | 'body'> => ({
+  contentType: 'application/json',
+  body: JSON.stringify(body),
+})
+
+/** Lists every plant of a principal, following the Link header from page to page. */
+export async function listAll(baseUrl: string, token: string): Promise<Plant[]> {
+  const plants: Plant[] = []
+  let path: string | undefined = '/plants?limit=100'
+  for (let page = 0; path && page < 100; page++) {
+    const answer = await send(baseUrl, { method: 'GET', path, auth: { kind: 'principal' } }, `Bearer ${token}`)
+    if (answer.status !== 200) throw new Error(`setup: listing plants answered ${answer.status} ${answer.text}`)
+    plants.push(...(answer.json as Plant[]))
+    path = /^<([^>]+)>; rel="next"$/.exec(answer.headers.link ?? '')?.[1]
+  }
+  return plants
+}
+
+/**
+ * Makes the case's principal own exactly the given plants (on a seeded sandbox principal, the seed
+ * is removed first), through the API itself. Throws with the failing request and answer.
+ */
+export async function setUpPlants(target: Target, token: string, plants: Plant[]): Promise<void> {
+  const base = target.stateUrl
+  if (!base) return
+  const auth = `Bearer ${token}`
+  if (target.seeded) {
+    for (const plant of await listAll(base, token)) {
+      const answer = await send(base, { method: 'DELETE', path: `/plants/${plant.id}`, auth: { kind: 'principal' } }, auth)
+      if (answer.status !== 204) throw new Error(`setup: DELETE /plants/${plant.id} answered ${answer.status} ${answer.text}`)
+    }
+  }
+  for (const plant of plants) {
+    const answer = await send(base, { method: 'POST', path: '/plants', auth: { kind: 'principal' }, ...json(plant) }, auth)
+    if (answer.status !== 200) {
+      throw new Error(`setup: POST /plants ${JSON.stringify(plant)} answered ${answer.status} ${answer.text}`)
+    }
+  }
+}

@@ -1,0 +1,297 @@
+// The contract suite: proves that the document, the real server, the sandbox, the Prism mock and
+// the Prism validation proxy agree, example by example and for generated negative cases.
+import { isDeepStrictEqual } from 'node:util'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { deviationFor, deviations } from './deviations.js'
+import { allGivenPlants, type Case, type ConventionProblem, exampleCases, generatedCases, type Plant } from './lib/cases.js'
+import { Coverage } from './lib/coverage.js'
+import { loadDocument, lowestSuccess, repoRoot } from './lib/document.js'
+import { type Answer, describeAnswer, describeRequest, type RequestSpec, send } from './lib/http.js'
+import { runToExit, serverCommand } from './lib/processes.js'
+import { authorization, listAll, type Running, setUpPlants, startTargets, type Target, type TargetName } from './lib/targets.js'
+import { validateAnswer, validateErrorAnswer } from './lib/validate.js'
+
+const ALL_TARGETS: TargetName[] = ['server', 'sandbox', 'proxy', 'mock']
+// CONTRACT_TARGETS=server,mock narrows a run while debugging; CI runs all four.
+const chosen = (process.env.CONTRACT_TARGETS ?? '')
+  .split(',')
+  .map((s) => s.trim())
+  .filter(Boolean) as TargetName[]
+const TARGETS = chosen.length ? ALL_TARGETS.filter((t) => chosen.includes(t)) : ALL_TARGETS
+if (TARGETS.length < ALL_TARGETS.length) {
+  console.warn(`CONTRACT_TARGETS=${chosen.join(',')}: only ${TARGETS.join(', ')} will be tested`)
+}
+
+const { document, operations } = await loadDocument()
+const conventionProblems: ConventionProblem[] = []
+const examples = exampleCases(operations, conventionProblems)
+const generated = generatedCases(operations)
+const errorSchema = document.components?.schemas?.Error
+
+const coverage = new Coverage(operations, [...TARGETS, ...(TARGETS.includes('mock') ? ['mock (Prefer)'] : [])])
+/** `target|case` for each deviation the run met, to prove every listed one still happens. */
+const deviationsMet = new Set<string>()
+/** The real server's answer per case, shown next to another target's answer when they differ. */
+const serverAnswers = new Map<string, Answer>()
+
+let running: Running | undefined
+
+beforeAll(async () => {
+  running = await startTargets(TARGETS)
+}, 120_000)
+
+afterAll(async () => {
+  await running?.stop()
+  coverage.write(`${repoRoot}reports`, 'server', [
+    `Targets: ${TARGETS.join(', ')}. Deviations listed in contracts/deviations.ts: ${deviations.reduce((n, d) => n + d.cases.length, 0)}.`,
+  ])
+}, 30_000)
+
+function target(name: TargetName): Target {
+  const t = running?.targets[name]
+  if (!t) throw new Error(`${name} is not running`)
+  return t
+}
+
+// ---- One case on one target ----------------------------------------------------------------------
+
+interface Expectation {
+  status: number
+  /** The exact body for a real implementation: the example's value, '' for a bodiless response. */
+  body?: { value: unknown } | 'empty'
+}
+
+function expectationOf(c: Case): Expectation {
+  if (c.kind === 'generated') return { status: c.status }
+  return { status: c.status, body: c.body ? { value: c.body.value } : 'empty' }
+}
+
+/** What is wrong with an answer, judged by the document; empty when it conforms. */
+function conformance(c: Case, answer: Answer, expected: Expectation, opts: { exactBody: boolean; validate: boolean }) {
+  const problems: string[] = []
+  if (answer.status !== expected.status) problems.push(`status ${answer.status}, the document says ${expected.status}`)
+  if (opts.validate) {
+    const found = c.entry
+      ? validateAnswer(c.entry, answer, { requiredHeaders: c.requiredHeaders })
+      : validateErrorAnswer(errorSchema, answer)
+    problems.push(...found)
+  }
+  if (opts.exactBody && expected.body !== undefined) {
+    if (expected.body === 'empty') {
+      if (answer.text !== '') problems.push('the body should be empty')
+    } else if (!answer.isJson || !isDeepStrictEqual(answer.json, expected.body.value)) {
+      problems.push('the body is not the example body')
+    }
+  }
+  return problems
+}
+
+function message(
+  c: Case,
+  targetName: string,
+  request: RequestSpec,
+  given: Plant[],
+  expected: Expectation,
+  answer: Answer,
+  problems: string[],
+  extra: string[] = [],
+) {
+  const documented =
+    expected.body === undefined || expected.body === 'empty'
+      ? `${expected.status}${expected.body === 'empty' ? ' (no body)' : ''}`
+      : `${expected.status} ${JSON.stringify(expected.body.value)}`
+  const serverAnswer = targetName !== 'server' ? serverAnswers.get(c.id) : undefined
+  return [
+    `${c.id} — on the ${targetName}`,
+    `  request:  ${describeRequest(request)}`,
+    ...(given.length ? [`  given:    ${JSON.stringify(given)}`] : []),
+    `  document: ${documented}`,
+    `  answer:   ${describeAnswer(answer)}`,
+    ...(serverAnswer ? [`  server:   ${describeAnswer(serverAnswer)}`] : []),
+    ...problems.map((p) => `  - ${p}`),
+    ...extra,
+  ].join('\n')
+}
+
+async function runCase(targetName: TargetName, c: Case): Promise<void> {
+  const t = target(targetName)
+  const token = t.newToken()
+  const given = c.kind === 'example' ? c.givenPlants : []
+  if (c.request.auth.kind === 'principal') await setUpPlants(t, token, given)
+  const answer = await send(t.url, c.request, authorization(t, c.request.auth, token))
+  if (targetName === 'server') serverAnswers.set(c.id, answer)
+
+  const expected = expectationOf(c)
+  // The mock answers examples, not state: its bodies are checked by the Prefer tests instead.
+  // On generated cases only its status must agree (its own 400s are not the document's Error).
+  const opts = {
+    exactBody: targetName !== 'mock',
+    validate: targetName !== 'mock' || c.kind === 'example',
+  }
+  const problems = conformance(c, answer, expected, opts)
+  const deviation = deviationFor(targetName, c.id)
+
+  if (deviation) {
+    deviationsMet.add(`${targetName}|${c.id}`)
+    const listed = `${deviation.answer.status}${deviation.answer.contentType ? ` ${deviation.answer.contentType}` : ''}`
+    const holds =
+      answer.status === deviation.answer.status &&
+      (deviation.answer.contentType === undefined || answer.mediaType === deviation.answer.contentType)
+    if (deviation.document.status !== expected.status) {
+      throw new Error(
+        message(c, targetName, c.request, given, expected, answer, [
+          `contracts/deviations.ts says the document answers ${deviation.document.status} here, but it now says ${expected.status}: update the entry`,
+        ]),
+      )
+    }
+    if (problems.length === 0) {
+      throw new Error(
+        message(c, targetName, c.request, given, expected, answer, [
+          `listed in contracts/deviations.ts (${listed}), but the ${targetName} now follows the document: remove the entry`,
+        ]),
+      )
+    }
+    if (!holds) {
+      throw new Error(
+        message(c, targetName, c.request, given, expected, answer, [
+          `contracts/deviations.ts lists the answer ${listed} ("${deviation.why}"), the ${targetName} answered otherwise`,
+          ...problems,
+        ]),
+      )
+    }
+    return
+  }
+
+  if (problems.length) throw new Error(message(c, targetName, c.request, given, expected, answer, problems))
+  if (c.entry) coverage.record(targetName, c.entry.operationId, answer.status, c.id)
+}
+
+// ---- The tests ---------------------------------------------------------------------------------
+
+describe('the document', () => {
+  test('pairs every request example with a response example, as its conventions say', () => {
+    const lines = conventionProblems.map((p) => `${p.operationId}: ${p.message}`)
+    expect(lines, lines.join('\n')).toEqual([])
+  })
+
+  test('contracts/deviations.ts names only cases the suite has', () => {
+    const ids = new Set([...examples, ...generated].map((c) => c.id))
+    const unknown = deviations.flatMap((d) => d.cases.filter((id) => !ids.has(id)).map((id) => `${d.target}: ${id}`))
+    expect(unknown, `deviations for cases that do not exist:\n${unknown.join('\n')}`).toEqual([])
+  })
+})
+
+for (const targetName of TARGETS) {
+  describe(`${targetName}: document examples`, () => {
+    for (const c of examples) test(c.id, () => runCase(targetName, c))
+  })
+  describe(`${targetName}: generated cases`, () => {
+    for (const c of generated) test(c.id, () => runCase(targetName, c))
+  })
+}
+
+if (TARGETS.includes('mock')) {
+  describe('mock: Prefer returns exactly the example', () => {
+    for (const c of examples) {
+      // Prism picks the example within the status it chose: without `code` that is the lowest 2xx for
+      // a valid request, and it honours `example` on an invalid request only together with `code`.
+      const prefers = [c.body ? `code=${c.status}, example=${c.example}` : `code=${c.status}`]
+      if (c.body && c.status === lowestSuccess(c.entry) && c.request.auth.kind === 'principal') {
+        prefers.push(`example=${c.example}`)
+      }
+      for (const prefer of prefers) {
+        test(`${c.id} (Prefer: ${prefer})`, async () => {
+          const t = target('mock')
+          const answer = await send(t.url, c.request, authorization(t, c.request.auth, t.newToken()), { prefer })
+          const expected = expectationOf(c)
+          const problems = conformance(c, answer, expected, { exactBody: true, validate: true })
+          if (problems.length) throw new Error(message(c, `mock (Prefer: ${prefer})`, c.request, [], expected, answer, problems))
+          coverage.record('mock (Prefer)', c.entry.operationId, answer.status, `${c.id} (Prefer: ${prefer})`)
+        })
+      }
+    }
+  })
+}
+
+// Behaviour the document describes in prose, on every stateful target.
+for (const targetName of TARGETS.filter((t) => t !== 'mock')) {
+  describe(`${targetName}: prose of the document`, () => {
+    const listPlants = operations.find((o) => o.operationId === 'listPlants')
+    const getPlant = operations.find((o) => o.operationId === 'getPlant')
+
+    test('listPlants: following the Link header as it is reaches the next and last page', async () => {
+      if (!listPlants) throw new Error('the document has no listPlants')
+      const t = target(targetName)
+      const token = t.newToken()
+      const plants: Plant[] = [
+        { id: 1, name: 'Basil', tag: 'herb' },
+        { id: 2, name: 'Fern' },
+      ]
+      await setUpPlants(t, token, plants)
+      const auth = `Bearer ${token}`
+      const first = await send(t.url, { method: 'GET', path: '/plants?limit=1', auth: { kind: 'principal' } }, auth)
+      const firstProblems = validateAnswer(listPlants, first, { requiredHeaders: ['link'] })
+      expect(first.json, `page 1: ${describeAnswer(first)}\n${firstProblems.join('\n')}`).toEqual([plants[0]])
+      expect(firstProblems, describeAnswer(first)).toEqual([])
+      const next = /^<([^>]+)>; rel="next"$/.exec(first.headers.link ?? '')?.[1]
+      if (!next) throw new Error(`page 1 has no Link to follow: ${describeAnswer(first)}`)
+      const second = await send(t.url, { method: 'GET', path: next, auth: { kind: 'principal' } }, auth)
+      expect(second.json, `page 2 (${next}): ${describeAnswer(second)}`).toEqual([plants[1]])
+      expect(second.headers.link, `the last page must not link further: ${describeAnswer(second)}`).toBeUndefined()
+      expect(validateAnswer(listPlants, second), describeAnswer(second)).toEqual([])
+    })
+
+    test('principals: one principal never sees another one’s plants, and both may use the same id', async () => {
+      if (!getPlant) throw new Error('the document has no getPlant')
+      const t = target(targetName)
+      const [alice, bob] = [t.newToken(), t.newToken()]
+      await setUpPlants(t, alice, [{ id: 7, name: 'Aloe' }])
+      await setUpPlants(t, bob, [])
+      const read = await send(t.url, { method: 'GET', path: '/plants/7', auth: { kind: 'principal' } }, `Bearer ${bob}`)
+      expect(read.status, `bob read alice's plant 7: ${describeAnswer(read)}`).toBe(404)
+      expect(validateAnswer(getPlant, read), describeAnswer(read)).toEqual([])
+      const bobs = await listAll(t.url, bob)
+      expect(bobs, 'bob lists no plants').toEqual([])
+      // Bob may own a plant 7 of his own (ids are per principal): setUpPlants asserts the 200.
+      await setUpPlants(t, bob, [{ id: 7, name: 'Cactus' }])
+      expect(await listAll(t.url, alice), "alice's plant 7 is untouched").toEqual([{ id: 7, name: 'Aloe' }])
+    })
+  })
+}
+
+if (TARGETS.includes('sandbox')) {
+  describe('sandbox', () => {
+    test('a new token starts with the plants the examples assume (x-given-plants)', async () => {
+      const plants = await listAll(target('sandbox').url, `sandbox-seed-check-${Date.now()}`)
+      expect(plants).toEqual(allGivenPlants(operations))
+    })
+
+    test('refuses to start with NODE_ENV=production', async () => {
+      const { command, args } = serverCommand()
+      const result = await runToExit({
+        name: 'sandbox in production',
+        command,
+        args,
+        env: { SANDBOX: 'true', NODE_ENV: 'production', PORT: '0', HOST: '127.0.0.1', DATABASE_URL: 'sqlite::memory:' },
+        timeoutMs: 30_000,
+      })
+      expect(result.listened, `it listened:\n${result.output}`).toBe(false)
+      expect(result.code, `exit code 0:\n${result.output}`).not.toBe(0)
+    }, 40_000)
+  })
+}
+
+describe('the run as a whole', () => {
+  test('every documented response of every operation was exercised against the real server', () => {
+    if (!TARGETS.includes('server')) throw new Error('the real server was left out (CONTRACT_TARGETS)')
+    const missing = coverage.missing('server')
+    expect(missing, `never exercised against the real server:\n${missing.join('\n')}`).toEqual([])
+  })
+
+  test('every deviation listed in contracts/deviations.ts still happens', () => {
+    const notMet = deviations.flatMap((d) =>
+      TARGETS.includes(d.target) ? d.cases.filter((id) => !deviationsMet.has(`${d.target}|${id}`)).map((id) => `${d.target}: ${id}`) : [],
+    )
+    expect(notMet, `listed but never met (was its test filtered out?):\n${notMet.join('\n')}`).toEqual([])
+  })
+})

@@ -1,0 +1,17 @@
+// Vitest settings for `npm run contract`: the contract suite alone, one file, results as JUnit XML too.
+import { fileURLToPath } from 'node:url'
+import { defineConfig } from 'vitest/config'
+
+export default defineConfig({
+  test: {
+    root: fileURLToPath(new URL('..', import.meta.url)),
+    // *.contract.ts, not *.test.ts: the unit test run must not pick the contract suite up.
+    include: ['contracts/**/*.contract.ts'],
+    // One file, one worker: the targets are started once and the coverage is counted in one place.
+    fileParallelism: false,
+    testTimeout: 20_000,
+    hookTimeout: 120_000,
+    reporters: ['default', 'junit'],
+    outputFile: { junit: 'reports/contract.junit.xml' },
+  },
+})

@@ -1,0 +1,76 @@
+// Bearer authentication: missing, malformed and unknown tokens, the dev principal, the sandbox, and logs.
+import { Writable } from 'node:stream'
+import { describe, expect, it } from 'vitest'
+import { ALICE, build } from './helpers/build.js'
+
+describe('bearer authentication', () => {
+  it.each([
+    [undefined, 'a bearer token is required', 'Bearer realm="plant-store"'],
+    ['Basic YWxpY2U6dG9rZW4tYQ==', 'a bearer token is required', 'Bearer realm="plant-store"'],
+    ['Bearer', 'a bearer token is required', 'Bearer realm="plant-store"'],
+    ['Bearer token-x', 'the bearer token is not valid', 'Bearer realm="plant-store", error="invalid_token"'],
+    ['Bearer token-a-longer', 'the bearer token is not valid', 'Bearer realm="plant-store", error="invalid_token"'],
+  ])('answers 401 to Authorization %s on every operation', async (authorization, message, challenge) => {
+    const app = await build()
+    const headers = authorization === undefined ? {} : { authorization }
+    for (const [method, url] of [
+      ['POST', '/plants'],
+      ['GET', '/plants'],
+      ['GET', '/plants/1'],
+      ['PUT', '/plants/1'],
+      ['DELETE', '/plants/1'],
+    ] as const) {
+      const res = await app.inject({ method, url, headers, payload: method === 'POST' ? '{' : undefined })
+      expect(res.statusCode, `${method} ${url}`).toBe(401)
+      expect(res.json()).toEqual({ error: 401, message })
+      expect(res.headers['www-authenticate']).toBe(challenge)
+    }
+    await app.close()
+  })
+
+  it('accepts the scheme name in any case', async () => {
+    const app = await build()
+    const res = await app.inject({ url: '/plants', headers: { authorization: 'bearer token-a' } })
+    expect(res.statusCode).toBe(200)
+    await app.close()
+  })
+
+  it('uses the development principal with dev-token when AUTH_TOKENS is not set', async () => {
+    const app = await build({ AUTH_TOKENS: '' })
+    expect((await app.inject({ url: '/plants', headers: { authorization: 'Bearer dev-token' } })).statusCode).toBe(200)
+    expect((await app.inject({ url: '/plants', headers: ALICE })).statusCode).toBe(401)
+    await app.close()
+  })
+
+  it('never writes the Authorization header to the logs', async () => {
+    let logs = ''
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        logs += chunk
+        done()
+      },
+    })
+    const app = await build({}, { level: 'trace', stream })
+    await app.inject({ url: '/plants', headers: ALICE })
+    await app.inject({ url: '/plants', headers: { authorization: 'Bearer token-secret-x' } })
+    await app.close()
+    expect(logs).toContain('request completed')
+    expect(logs).not.toContain('token-a')
+    expect(logs).not.toContain('token-secret-x')
+  })
+})
+
+describe('sandbox', () => {
+  it('accepts any token and gives each its own store, seeded from the document', async () => {
+    const app = await build({ SANDBOX: 'true', AUTH_TOKENS: '' })
+    const one = { authorization: 'Bearer anything-1' }
+    const two = { authorization: 'Bearer anything-2' }
+    const seeded = (await app.inject({ url: '/plants', headers: one })).json()
+    expect(seeded).toContainEqual({ id: 1, name: 'Basil', tag: 'herb' })
+    expect((await app.inject({ method: 'DELETE', url: '/plants/1', headers: one })).statusCode).toBe(204)
+    expect((await app.inject({ url: '/plants/1', headers: one })).statusCode).toBe(404)
+    expect((await app.inject({ url: '/plants/1', headers: two })).statusCode).toBe(200)
+    expect((await app.inject({ url: '/plants' })).statusCode).toBe(401)
+    await app.close()
+  })
+})

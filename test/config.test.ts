@@ -1,0 +1,40 @@
+// Configuration from the environment: defaults, and a clear refusal naming the variable at fault.
+import { describe, expect, it } from 'vitest'
+import { loadConfig } from '../src/config.js'
+
+describe('loadConfig', () => {
+  it('has defaults for a developer machine', () => {
+    const config = loadConfig({})
+    expect(config).toMatchObject({
+      host: '127.0.0.1',
+      port: 3000,
+      logLevel: 'info',
+      databaseUrl: 'sqlite:./data/plants.db',
+      devPrincipal: true,
+      sandbox: false,
+    })
+    expect([...config.tokens]).toEqual([['dev-token', 'dev']])
+  })
+
+  it('maps AUTH_TOKENS to principals', () => {
+    const config = loadConfig({ AUTH_TOKENS: 'alice:token-a,bob:token-b' })
+    expect(config.devPrincipal).toBe(false)
+    expect([...config.tokens]).toEqual([
+      ['token-a', 'alice'],
+      ['token-b', 'bob'],
+    ])
+  })
+
+  it.each([
+    [{ PORT: 'eighty' }, /PORT must be integer/],
+    [{ PORT: '70000' }, /PORT must be <= 65535/],
+    [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL must be equal to one of the allowed values/],
+    [{ DATABASE_URL: 'postgres://x' }, /DATABASE_URL must match pattern/],
+    [{ AUTH_TOKENS: 'alice' }, /AUTH_TOKENS must match pattern/],
+    [{ AUTH_TOKENS: 'alice:t,bob:t' }, /AUTH_TOKENS lists one token twice/],
+    [{ NODE_ENV: 'production' }, /AUTH_TOKENS must be set when NODE_ENV=production/],
+    [{ NODE_ENV: 'production', SANDBOX: 'true' }, /SANDBOX .* NODE_ENV=production/],
+  ])('refuses %j', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(message)
+  })
+})

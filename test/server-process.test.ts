@@ -1,0 +1,107 @@
+// The real server over a real listening port: start-up, auth, bodies, durability across kill -9, shutdown.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { refusedStart, type ServerProcess, startServer } from './helpers/server-process.js'
+
+const dir = mkdtempSync(join(tmpdir(), 'plant-store-'))
+const started: ServerProcess[] = []
+afterAll(() => {
+  for (const server of started) server.child.kill('SIGKILL')
+  rmSync(dir, { recursive: true, force: true })
+})
+
+const env = { DATABASE_URL: `sqlite:${join(dir, 'data', 'plants.db')}`, AUTH_TOKENS: 'alice:token-a,bob:token-b' }
+const start = async (extra: Record<string, string> = {}) => {
+  const server = await startServer({ ...env, ...extra })
+  started.push(server)
+  return server
+}
+const send = (server: ServerProcess, path: string, init: RequestInit & { token?: string } = {}) =>
+  fetch(`${server.url}${path}`, {
+    ...init,
+    headers: {
+      ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
+      ...(typeof init.body === 'string' ? { 'content-type': 'application/json' } : {}),
+      ...(init.headers as Record<string, string>),
+    },
+  })
+
+describe('the server process', () => {
+  it('serves every operation over HTTP and keeps acknowledged plants across kill -9', async () => {
+    const first = await start()
+    expect((await send(first, '/plants')).status).toBe(401)
+    expect((await send(first, '/plants', { token: 'wrong' })).status).toBe(401)
+    const id = '9223372036854775807'
+    const created = await send(first, '/plants', {
+      method: 'POST',
+      token: 'token-a',
+      body: `{"id":${id},"name":"Oak","tag":"tree"}`,
+    })
+    expect(created.status).toBe(200)
+    expect(await created.json()).toEqual({ name: 'Oak', tag: 'tree' })
+    expect((await send(first, `/plants/${id}`, { token: 'token-b' })).status).toBe(404)
+    const malformed = await send(first, '/plants', { method: 'POST', token: 'token-a', body: '{"id":' })
+    expect(malformed.status).toBe(400)
+    const text = await send(first, '/plants', {
+      method: 'POST',
+      token: 'token-a',
+      body: 'Oak',
+      headers: { 'content-type': 'text/plain' },
+    })
+    expect(text.status).toBe(415)
+    const large = await send(first, '/plants', {
+      method: 'POST',
+      token: 'token-a',
+      body: JSON.stringify({ id: 1, name: 'x'.repeat(70_000) }),
+    })
+    expect(large.status).toBe(413)
+    expect(await large.json()).toEqual({ error: 413, message: 'the body is larger than 65536 bytes' })
+
+    first.child.kill('SIGKILL')
+    expect(await first.exited).toBe('SIGKILL')
+
+    const second = await start()
+    const got = await send(second, `/plants/${id}`, { token: 'token-a' })
+    expect(got.status).toBe(200)
+    expect(await got.text()).toBe(`{"name":"Oak","id":${id},"tag":"tree"}`)
+    second.child.kill('SIGTERM')
+    expect(await second.exited).toBe(0)
+    expect(second.output()).toContain('shutting down')
+  })
+
+  it('answers requests in flight before it exits on SIGTERM', async () => {
+    const server = await start({ AUTH_TOKENS: 'carol:token-c' })
+    const writes = Array.from({ length: 50 }, (_, i) =>
+      send(server, '/plants', { method: 'POST', token: 'token-c', body: `{"id":${i},"name":"Ivy"}` }),
+    )
+    // Let the requests reach the server before the signal does.
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    server.child.kill('SIGTERM')
+    const statuses = await Promise.all(writes.map((write) => write.then((r) => r.status).catch(() => 'refused')))
+    expect(await server.exited).toBe(0)
+    // Every request the server accepted was answered in full; none was cut off mid-way.
+    for (const status of statuses) expect([200, 503, 'refused']).toContain(status)
+    const answered = statuses.filter((status) => status === 200).length
+    const again = await start({ AUTH_TOKENS: 'carol:token-c' })
+    const stored = (await (await send(again, '/plants?limit=100', { token: 'token-c' })).json()) as unknown[]
+    expect(stored.length).toBe(answered)
+  })
+
+  it('says so in its log when it uses the development token', async () => {
+    const server = await start({ AUTH_TOKENS: '' })
+    expect(server.output()).toContain("token 'dev-token'")
+    expect((await send(server, '/plants', { token: 'dev-token' })).status).toBe(200)
+  })
+
+  it.each([
+    [{ NODE_ENV: 'production', AUTH_TOKENS: '' }, 'AUTH_TOKENS'],
+    [{ PORT: 'http' }, 'PORT'],
+    [{ NODE_ENV: 'production', SANDBOX: 'true' }, 'SANDBOX'],
+  ])('refuses to start with %j', async (extra, variable) => {
+    const { code, output } = await refusedStart({ ...env, ...extra })
+    expect(code).toBe(1)
+    expect(output).toContain(variable)
+  })
+})

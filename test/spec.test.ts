@@ -1,0 +1,69 @@
+// The document itself: valid OpenAPI 3.1 carrying the seed's interface unchanged, and types generated from it.
+import { readFile } from 'node:fs/promises'
+import { describe, expect, it } from 'vitest'
+import { generateTypes } from '../scripts/generate-types.js'
+import { loadSpec } from '../src/spec.js'
+
+const { document, operations } = await loadSpec()
+
+describe('spec/openapi.yaml', () => {
+  it('is OpenAPI 3.1.0, Plant Store 1.0.0 under MIT, with global bearer auth', () => {
+    expect(document.openapi).toBe('3.1.0')
+    expect(document.info).toMatchObject({ title: 'Plant Store', version: '1.0.0', license: { name: 'MIT' } })
+    expect(document.security).toEqual([{ bearerAuth: [] }])
+    expect(document.components?.securitySchemes?.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' })
+  })
+
+  it('keeps the seed’s schemas exactly', () => {
+    const schemas = document.components?.schemas ?? {}
+    expect(schemas.Plant).toMatchObject({
+      type: 'object',
+      required: ['name'],
+      properties: { name: { type: 'string' }, tag: { type: 'string' } },
+    })
+    expect(schemas.NewPlant).toMatchObject({
+      allOf: [
+        { $ref: '#/components/schemas/Plant' },
+        { required: ['id'], properties: { id: { type: 'integer', format: 'int64' } } },
+      ],
+    })
+    expect(schemas.Error).toMatchObject({
+      type: 'object',
+      required: ['error', 'message'],
+      properties: { error: { type: 'integer', format: 'int32' }, message: { type: 'string' } },
+    })
+  })
+
+  it('keeps the seed’s createPlant: NewPlant in, Plant on 200, Error on 400', () => {
+    const create = document.paths?.['/plants']?.post
+    expect(create?.operationId).toBe('createPlant')
+    expect(create?.requestBody).toMatchObject({
+      required: true,
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/NewPlant' } } },
+    })
+    expect(create?.responses?.['200']).toMatchObject({
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Plant' } } },
+    })
+    expect(create?.responses?.['400']).toMatchObject({
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    })
+  })
+
+  it('marks every operation it adds to the 1.0.0 interface as an addition', () => {
+    expect(operations.map((op) => op.operationId).sort()).toEqual([
+      'createPlant',
+      'deletePlant',
+      'getPlant',
+      'listPlants',
+      'replacePlant',
+    ])
+    for (const { operationId, operation } of operations) {
+      if (operationId !== 'createPlant') expect(operation.description, operationId).toMatch(/addition to 1\.0\.0/)
+    }
+  })
+
+  it('has src/generated/openapi.ts up to date (npm run generate)', async () => {
+    const current = await readFile(new URL('../src/generated/openapi.ts', import.meta.url), 'utf8')
+    expect(current).toBe(await generateTypes())
+  })
+})
