@@ -2,12 +2,13 @@
 import { readFile } from 'node:fs/promises'
 import { describe, expect, it } from 'vitest'
 import { generateTypes } from '../scripts/generate-types.js'
-import { loadSpec } from '../src/spec.js'
+import { loadSpec, specPath } from '../src/spec.js'
 
-const { document, operations } = await loadSpec()
+// validate: the full OpenAPI 3.1 schema check of swagger-parser; it throws on an invalid document.
+const { document, operations } = await loadSpec(specPath, { validate: true })
 
 describe('spec/openapi.yaml', () => {
-  it('is OpenAPI 3.1.0, Plant Store 1.0.0 under MIT, with global bearer auth', () => {
+  it('is a valid OpenAPI 3.1.0 document: Plant Store 1.0.0 under MIT, with global bearer auth', () => {
     expect(document.openapi).toBe('3.1.0')
     expect(document.info).toMatchObject({ title: 'Plant Store', version: '1.0.0', license: { name: 'MIT' } })
     expect(document.security).toEqual([{ bearerAuth: [] }])
