@@ -68,14 +68,26 @@ export async function buildApp({ config, logger, spec }: BuildOptions): Promise<
   app.decorate('spec', spec ?? (await loadSpec()))
   app.setValidatorCompiler(validatorCompiler(createAjv()))
 
-  // application/json alone: anything else, text/plain included, is 415.
+  // application/json alone: anything else, text/plain included, is 415. An operation the document
+  // gives no request body ignores whatever body or content type a client sends along.
+  const takesBody = (request: FastifyRequest) => request.routeOptions.schema?.body !== undefined
   app.removeAllContentTypeParsers()
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (!takesBody(request)) return done(null, undefined)
     try {
       done(null, parseJsonBody(body as string))
     } catch (error) {
       done(error as Error, undefined)
     }
+  })
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (request, _body, done) => {
+    if (!takesBody(request)) return done(null, undefined)
+    done(
+      Object.assign(new Error('unsupported media type'), {
+        statusCode: 415,
+        code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE',
+      }),
+    )
   })
 
   app.setErrorHandler(async (error: Error & { statusCode?: number }, request, reply) => {

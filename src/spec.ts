@@ -38,7 +38,9 @@ export interface LoadedSpec {
 export async function loadSpec(path = specPath, { validate = false } = {}): Promise<LoadedSpec> {
   const document = (await SwaggerParser.parse(path)) as Document
   const copy = structuredClone(document)
-  const dereferenced = (await (validate ? SwaggerParser.validate(copy) : SwaggerParser.dereference(copy))) as Document
+  const dereferenced = (await (validate
+    ? SwaggerParser.validate(copy)
+    : SwaggerParser.dereference(copy))) as Document
   return { document, dereferenced, operations: listOperations(dereferenced) }
 }
 

@@ -9,7 +9,11 @@ describe('bearer authentication', () => {
     ['Basic YWxpY2U6dG9rZW4tYQ==', 'a bearer token is required', 'Bearer realm="plant-store"'],
     ['Bearer', 'a bearer token is required', 'Bearer realm="plant-store"'],
     ['Bearer token-x', 'the bearer token is not valid', 'Bearer realm="plant-store", error="invalid_token"'],
-    ['Bearer token-a-longer', 'the bearer token is not valid', 'Bearer realm="plant-store", error="invalid_token"'],
+    [
+      'Bearer token-a-longer',
+      'the bearer token is not valid',
+      'Bearer realm="plant-store", error="invalid_token"',
+    ],
   ])('answers 401 to Authorization %s on every operation', async (authorization, message, challenge) => {
     const app = await build()
     const headers = authorization === undefined ? {} : { authorization }
@@ -37,7 +41,9 @@ describe('bearer authentication', () => {
 
   it('uses the development principal with dev-token when AUTH_TOKENS is not set', async () => {
     const app = await build({ AUTH_TOKENS: '' })
-    expect((await app.inject({ url: '/plants', headers: { authorization: 'Bearer dev-token' } })).statusCode).toBe(200)
+    expect(
+      (await app.inject({ url: '/plants', headers: { authorization: 'Bearer dev-token' } })).statusCode,
+    ).toBe(200)
     expect((await app.inject({ url: '/plants', headers: ALICE })).statusCode).toBe(401)
     await app.close()
   })

@@ -237,3 +237,38 @@ describe('routes outside the document', () => {
     expect(docs.body).toMatch(/swagger-ui/i)
   })
 })
+
+describe('bodies sent to operations without a request body', () => {
+  it.each([
+    ['application/json', ''],
+    ['text/plain', ''],
+    ['application/json', '{"name":"x"}'],
+  ])('are ignored: DELETE with %s %j is 204', async (contentType, payload) => {
+    await create({ id: 1, name: 'Basil' })
+    const res = await app.inject({
+      method: 'DELETE',
+      url: '/plants/1',
+      headers: { ...ALICE, 'content-type': contentType },
+      payload,
+    })
+    expect(res.statusCode).toBe(204)
+  })
+})
+
+describe('CORS', () => {
+  it('allows every method the document uses in a preflight', async () => {
+    const res = await app.inject({
+      method: 'OPTIONS',
+      url: '/plants/1',
+      headers: {
+        origin: 'http://localhost:5173',
+        'access-control-request-method': 'DELETE',
+        'access-control-request-headers': 'authorization,content-type',
+      },
+    })
+    expect(res.statusCode).toBe(204)
+    expect(String(res.headers['access-control-allow-methods']).split(/, */)).toEqual(
+      expect.arrayContaining(['GET', 'POST', 'PUT', 'DELETE']),
+    )
+  })
+})

@@ -12,7 +12,10 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-const env = { DATABASE_URL: `sqlite:${join(dir, 'data', 'plants.db')}`, AUTH_TOKENS: 'alice:token-a,bob:token-b' }
+const env = {
+  DATABASE_URL: `sqlite:${join(dir, 'data', 'plants.db')}`,
+  AUTH_TOKENS: 'alice:token-a,bob:token-b',
+}
 const start = async (extra: Record<string, string> = {}) => {
   const server = await startServer({ ...env, ...extra })
   started.push(server)
@@ -79,7 +82,9 @@ describe('the server process', () => {
     // Let the requests reach the server before the signal does.
     await new Promise((resolve) => setTimeout(resolve, 20))
     server.child.kill('SIGTERM')
-    const statuses = await Promise.all(writes.map((write) => write.then((r) => r.status).catch(() => 'refused')))
+    const statuses = await Promise.all(
+      writes.map((write) => write.then((r) => r.status).catch(() => 'refused')),
+    )
     expect(await server.exited).toBe(0)
     // Every request the server accepted was answered in full; none was cut off mid-way.
     for (const status of statuses) expect([200, 503, 'refused']).toContain(status)

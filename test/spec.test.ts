@@ -59,7 +59,8 @@ describe('spec/openapi.yaml', () => {
       'replacePlant',
     ])
     for (const { operationId, operation } of operations) {
-      if (operationId !== 'createPlant') expect(operation.description, operationId).toMatch(/addition to 1\.0\.0/)
+      if (operationId !== 'createPlant')
+        expect(operation.description, operationId).toMatch(/addition to 1\.0\.0/)
     }
   })
 

@@ -2,13 +2,13 @@
 // same name, or a fixture derivation, produces it) and generated negative cases per operation.
 import { type Derivation, derivedExamples, requiredHeaders } from '../fixtures.js'
 import {
+  documentedStatuses,
   type Example,
   type JsonSchema,
+  lowestSuccess,
   type MediaType,
   type OperationEntry,
   type Response,
-  documentedStatuses,
-  lowestSuccess,
 } from './document.js'
 import type { Auth, RequestSpec } from './http.js'
 
@@ -39,6 +39,8 @@ export interface GeneratedCase {
   /** The status the document calls for. */
   status: number
   requiredHeaders: string[]
+  /** Plants the caller must own first: the base request's, for cases expecting success. */
+  givenPlants: Plant[]
 }
 
 export type Case = ExampleCase | GeneratedCase
@@ -95,7 +97,8 @@ function responseExamples(entry: OperationEntry, problems: ConventionProblem[]) 
 function requestExampleNames(entry: OperationEntry): Set<string> {
   const names = new Set<string>()
   for (const p of entry.parameters) for (const name of Object.keys(p.examples ?? {})) names.add(name)
-  for (const name of Object.keys(jsonMedia(entry.operation.requestBody?.content)?.examples ?? {})) names.add(name)
+  for (const name of Object.keys(jsonMedia(entry.operation.requestBody?.content)?.examples ?? {}))
+    names.add(name)
   return names
 }
 
@@ -127,7 +130,8 @@ function requestFor(entry: OperationEntry, name: string): { request: RequestSpec
   const requestBody = entry.operation.requestBody
   if (requestBody) {
     const media = jsonMedia(requestBody.content)
-    const example = media?.examples?.[name] ?? (requestBody.required ? firstEntry(media?.examples)?.[1] : undefined)
+    const example =
+      media?.examples?.[name] ?? (requestBody.required ? firstEntry(media?.examples)?.[1] : undefined)
     if (example) {
       used.push(example)
       request.contentType = JSON_TYPE
@@ -138,7 +142,8 @@ function requestFor(entry: OperationEntry, name: string): { request: RequestSpec
   }
   const givenPlants = new Map<string, Plant>()
   for (const example of used) {
-    for (const plant of (example['x-given-plants'] ?? []) as Plant[]) givenPlants.set(JSON.stringify(plant), plant)
+    for (const plant of (example['x-given-plants'] ?? []) as Plant[])
+      givenPlants.set(JSON.stringify(plant), plant)
   }
   return { request, givenPlants: [...givenPlants.values()] }
 }
@@ -165,12 +170,18 @@ function derive(base: RequestSpec, derivation: Derivation): { request: RequestSp
       return { request: { ...base, contentType: JSON_TYPE, body: JSON.stringify(body) }, keepGivens: true }
     }
     case 'raw-body':
-      return { request: { ...base, contentType: derivation.contentType, body: derivation.body }, keepGivens: true }
+      return {
+        request: { ...base, contentType: derivation.contentType, body: derivation.body },
+        keepGivens: true,
+      }
   }
 }
 
 function headersFor(status: number, example?: string): string[] {
-  return [...(requiredHeaders.byStatus[status] ?? []), ...((example && requiredHeaders.byExample[example]) || [])]
+  return [
+    ...(requiredHeaders.byStatus[status] ?? []),
+    ...((example && requiredHeaders.byExample[example]) || []),
+  ]
 }
 
 export function exampleCases(
@@ -219,7 +230,9 @@ export function exampleCases(
         status: documented.status,
         response: documented.response,
         body:
-          documented.mediaType === undefined ? undefined : { mediaType: documented.mediaType, value: documented.value },
+          documented.mediaType === undefined
+            ? undefined
+            : { mediaType: documented.mediaType, value: documented.value },
         request: built.request,
         givenPlants: built.givenPlants,
         requiredHeaders: headersFor(documented.status, name),
@@ -233,7 +246,10 @@ export function exampleCases(
 // ---- Generated cases -----------------------------------------------------------------------------
 
 /** The properties and required names of an object schema, allOf branches merged. */
-export function objectShape(schema: JsonSchema | undefined): { properties: Record<string, JsonSchema>; required: string[] } {
+export function objectShape(schema: JsonSchema | undefined): {
+  properties: Record<string, JsonSchema>
+  required: string[]
+} {
   const properties: Record<string, JsonSchema> = {}
   const required: string[] = []
   const visit = (s: JsonSchema | undefined) => {
@@ -262,21 +278,29 @@ function wrongTypeParameter(schema: JsonSchema | undefined): string[] {
 
 export function generatedCases(operations: OperationEntry[]): GeneratedCase[] {
   const cases: GeneratedCase[] = []
-  const add = (entry: OperationEntry | undefined, label: string, request: RequestSpec, status: number) => {
+  const add = (
+    entry: OperationEntry | undefined,
+    label: string,
+    request: RequestSpec,
+    status: number,
+    givenPlants: Plant[] = [],
+    prefix = 'unknown path',
+  ) => {
     cases.push({
       kind: 'generated',
-      id: `${entry?.operationId ?? 'unknown path'} · ${label}`,
+      id: `${entry?.operationId ?? prefix} · ${label}`,
       entry,
       request,
       status,
       requiredHeaders: headersFor(status),
+      givenPlants,
     })
   }
 
   for (const entry of operations) {
     const baseName = baseExampleName(entry)
     if (baseName === undefined) continue
-    const base = requestFor(entry, baseName).request
+    const { request: base, givenPlants: baseGivens } = requestFor(entry, baseName)
 
     if (entry.secured) {
       add(entry, 'no token', { ...base, auth: { kind: 'none' } }, 401)
@@ -303,18 +327,25 @@ export function generatedCases(operations: OperationEntry[]): GeneratedCase[] {
         return { ...base, path: `${pathOnly}?${query}` }
       }
       if (p.in !== 'path' && p.in !== 'query') continue
-      for (const value of wrongTypeParameter(p.schema)) add(entry, `${p.in} ${p.name}=${value} (wrong type)`, replace(value), 400)
+      for (const value of wrongTypeParameter(p.schema))
+        add(entry, `${p.in} ${p.name}=${value} (wrong type)`, replace(value), 400)
       const min = p.schema?.minimum
       const max = p.schema?.maximum
-      if (typeof min === 'number') add(entry, `${p.in} ${p.name} below its minimum`, replace(String(min - 1)), 400)
-      if (typeof max === 'number') add(entry, `${p.in} ${p.name} above its maximum`, replace(String(max + 1)), 400)
+      if (typeof min === 'number')
+        add(entry, `${p.in} ${p.name} below its minimum`, replace(String(min - 1)), 400)
+      if (typeof max === 'number')
+        add(entry, `${p.in} ${p.name} above its maximum`, replace(String(max + 1)), 400)
     }
 
     const requestBody = entry.operation.requestBody
     const media = jsonMedia(requestBody?.content)
     if (requestBody && media && base.body !== undefined) {
       const baseBody = JSON.parse(base.body) as Record<string, unknown>
-      const withBody = (body: unknown): RequestSpec => ({ ...base, contentType: JSON_TYPE, body: JSON.stringify(body) })
+      const withBody = (body: unknown): RequestSpec => ({
+        ...base,
+        contentType: JSON_TYPE,
+        body: JSON.stringify(body),
+      })
       if (requestBody.required) {
         add(entry, 'no body', { ...base, contentType: undefined, body: undefined }, 400)
       }
@@ -324,13 +355,53 @@ export function generatedCases(operations: OperationEntry[]): GeneratedCase[] {
         add(entry, `body without required ${field}`, withBody(rest), 400)
       }
       for (const [field, schema] of Object.entries(shape.properties)) {
-        add(entry, `body ${field} of the wrong type`, withBody({ ...baseBody, [field]: wrongTypeValue(schema) }), 400)
+        add(
+          entry,
+          `body ${field} of the wrong type`,
+          withBody({ ...baseBody, [field]: wrongTypeValue(schema) }),
+          400,
+        )
       }
       add(entry, 'body is an array, not an object', withBody([baseBody]), 400)
       add(entry, 'malformed JSON', { ...base, contentType: JSON_TYPE, body: base.body.slice(0, -1) }, 400)
       add(entry, 'text/plain body', { ...base, contentType: 'text/plain', body: 'Basil' }, 415)
-      add(entry, 'form-encoded body', { ...base, contentType: 'application/x-www-form-urlencoded', body: 'name=Basil' }, 415)
+      add(
+        entry,
+        'form-encoded body',
+        { ...base, contentType: 'application/x-www-form-urlencoded', body: 'name=Basil' },
+        415,
+      )
     }
+
+    // An operation without a body must not care about a Content-Type header on an empty request:
+    // some HTTP clients send `Content-Type: application/json` on every request. The document gives
+    // such an operation no 400 for it and no 415 at all, so the base request must still succeed.
+    const success = lowestSuccess(entry)
+    if (!requestBody && success !== undefined) {
+      for (const contentType of [JSON_TYPE, 'text/plain']) {
+        add(
+          entry,
+          `Content-Type ${contentType} without a body`,
+          { ...base, contentType },
+          success,
+          baseGivens,
+        )
+      }
+    }
+  }
+
+  // A method the document lacks on a path it has.
+  const methodsOf = new Map<string, Set<string>>()
+  for (const entry of operations) {
+    const set = methodsOf.get(entry.path) ?? new Set<string>()
+    set.add(entry.method)
+    methodsOf.set(entry.path, set)
+  }
+  for (const [pathTemplate, methods] of methodsOf) {
+    if (methods.has('patch')) continue
+    const path = pathTemplate.replace(/\{[^}]+\}/g, '1')
+    const request: RequestSpec = { method: 'PATCH', path, auth: { kind: 'principal' } }
+    add(undefined, `PATCH ${pathTemplate}`, request, 405, [], 'unknown method')
   }
 
   const auth: Auth = { kind: 'principal' }

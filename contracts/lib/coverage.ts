@@ -33,7 +33,8 @@ export class Coverage {
     const out: string[] = []
     for (const entry of this.operations) {
       for (const status of documentedStatuses(entry)) {
-        if (this.exercisedBy(target, entry.operationId, status).length === 0) out.push(`${entry.operationId} ${status}`)
+        if (this.exercisedBy(target, entry.operationId, status).length === 0)
+          out.push(`${entry.operationId} ${status}`)
       }
     }
     return out

@@ -2,7 +2,10 @@
 import { fileURLToPath } from 'node:url'
 import SwaggerParser from '@apidevtools/swagger-parser'
 
-export const specPath = fileURLToPath(new URL('../../spec/openapi.yaml', import.meta.url))
+// CONTRACT_SPEC points the suite and Prism at a draft of the document, to see what a proposed
+// change would break before making it; the real server always serves spec/openapi.yaml.
+export const specPath =
+  process.env.CONTRACT_SPEC || fileURLToPath(new URL('../../spec/openapi.yaml', import.meta.url))
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url))
 
 // The subset of a dereferenced OpenAPI 3.1 document this suite reads. Our own types rather than

@@ -69,7 +69,8 @@ export async function send(
   return { status: response.status, headers: answerHeaders, mediaType, text, json, isJson }
 }
 
-const clip = (text: string, max = 300) => (text.length > max ? `${text.slice(0, max)}… (${text.length} chars)` : text)
+const clip = (text: string, max = 300) =>
+  text.length > max ? `${text.slice(0, max)}… (${text.length} chars)` : text
 
 export function describeRequest(request: RequestSpec): string {
   const auth =
@@ -80,8 +81,9 @@ export function describeRequest(request: RequestSpec): string {
         : request.auth.kind === 'header'
           ? JSON.stringify(request.auth.value)
           : 'none'
-  const body = request.body === undefined ? '' : ` ${request.contentType ?? '(no content type)'} ${clip(request.body, 120)}`
-  return `${request.method} ${request.path} [Authorization: ${auth}]${body}`
+  const contentType = request.contentType === undefined ? '' : `, Content-Type: ${request.contentType}`
+  const body = request.body === undefined ? ' (no body)' : ` ${clip(request.body, 120)}`
+  return `${request.method} ${request.path} [Authorization: ${auth}${contentType}]${body}`
 }
 
 export function describeAnswer(answer: Answer): string {

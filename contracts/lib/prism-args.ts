@@ -10,7 +10,17 @@ export interface Listen {
 /** `prism mock`: static examples, or data generated from the schemas with `dynamic`. */
 export function mockArgs({ host, port }: Listen, dynamic = false): string[] {
   // -m false: one process, so stopping it needs no cluster bookkeeping.
-  return ['mock', specPath, '--host', host, '--port', String(port), '--multiprocess', 'false', ...(dynamic ? ['--dynamic'] : [])]
+  return [
+    'mock',
+    specPath,
+    '--host',
+    host,
+    '--port',
+    String(port),
+    '--multiprocess',
+    'false',
+    ...(dynamic ? ['--dynamic'] : []),
+  ]
 }
 
 /**

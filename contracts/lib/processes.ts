@@ -191,7 +191,14 @@ export function startServer(name: string, env: Record<string, string | undefined
     command,
     args,
     // LOG_LEVEL stays at info: the "listening" line is an info line.
-    env: { PORT: '0', HOST: '127.0.0.1', DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'info', NODE_ENV: 'test', ...env },
+    env: {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATABASE_URL: 'sqlite::memory:',
+      LOG_LEVEL: 'info',
+      NODE_ENV: 'test',
+      ...env,
+    },
     listening: serverListening,
   })
 }
@@ -200,7 +207,12 @@ export function startServer(name: string, env: Record<string, string | undefined
 export const prismListening = /Prism is listening on (http:\/\/127\.0\.0\.1:\d+)/
 
 export function startPrism(name: string, args: string[]): Promise<Started> {
-  return startProcess({ name, command: process.execPath, args: [prismCli, ...args], listening: prismListening })
+  return startProcess({
+    name,
+    command: process.execPath,
+    args: [prismCli, ...args],
+    listening: prismListening,
+  })
 }
 
 export { specPath }

@@ -64,13 +64,20 @@ export async function startTargets(names: TargetName[]): Promise<Running> {
   }
   try {
     const want = new Set(names)
-    const [server, sandbox, mock] = await Promise.all([
+    // allSettled, not all: when one fails to start, the others must have finished starting (and be
+    // tracked) before the catch below stops them.
+    const settled = await Promise.allSettled([
       want.has('server') || want.has('proxy')
         ? track(startServer('real server', { AUTH_TOKENS: authTokensEnv }))
         : undefined,
       want.has('sandbox') ? track(startServer('sandbox', { SANDBOX: 'true' })) : undefined,
-      want.has('mock') ? track(startPrism('Prism mock', mockArgs({ host: '127.0.0.1', port: 0 }))) : undefined,
+      want.has('mock')
+        ? track(startPrism('Prism mock', mockArgs({ host: '127.0.0.1', port: 0 })))
+        : undefined,
     ])
+    const failed = settled.filter((s): s is PromiseRejectedResult => s.status === 'rejected')
+    if (failed.length) throw new Error(failed.map((f) => String(f.reason)).join('\n\n'))
+    const [server, sandbox, mock] = settled.map((s) => (s.status === 'fulfilled' ? s.value : undefined))
     const proxy =
       want.has('proxy') && server
         ? await track(startPrism('Prism proxy', proxyArgs({ host: '127.0.0.1', port: 0 }, server.url)))
@@ -79,15 +86,36 @@ export async function startTargets(names: TargetName[]): Promise<Running> {
     const targets: Running['targets'] = {}
     const unknownToken = () => `${UNKNOWN_TOKEN}-${++nextFreeToken}`
     if (server && want.has('server')) {
-      targets.server = { name: 'server', url: server.url, stateUrl: server.url, seeded: false, newToken: takeServerToken, unknownToken }
+      targets.server = {
+        name: 'server',
+        url: server.url,
+        stateUrl: server.url,
+        seeded: false,
+        newToken: takeServerToken,
+        unknownToken,
+      }
     }
     if (proxy && server) {
-      targets.proxy = { name: 'proxy', url: proxy.url, stateUrl: server.url, seeded: false, newToken: takeServerToken, unknownToken }
+      targets.proxy = {
+        name: 'proxy',
+        url: proxy.url,
+        stateUrl: server.url,
+        seeded: false,
+        newToken: takeServerToken,
+        unknownToken,
+      }
     }
     if (sandbox) {
       // Any token is a principal in the sandbox: a new string is a new, freshly seeded store.
       const fresh = () => `sandbox-token-${++nextFreeToken}`
-      targets.sandbox = { name: 'sandbox', url: sandbox.url, stateUrl: sandbox.url, seeded: true, newToken: fresh, unknownToken }
+      targets.sandbox = {
+        name: 'sandbox',
+        url: sandbox.url,
+        stateUrl: sandbox.url,
+        seeded: true,
+        newToken: fresh,
+        unknownToken,
+      }
     }
     if (mock) {
       targets.mock = {
@@ -116,8 +144,13 @@ export async function listAll(baseUrl: string, token: string): Promise<Plant[]> 
   const plants: Plant[] = []
   let path: string | undefined = '/plants?limit=100'
   for (let page = 0; path && page < 100; page++) {
-    const answer = await send(baseUrl, { method: 'GET', path, auth: { kind: 'principal' } }, `Bearer ${token}`)
-    if (answer.status !== 200) throw new Error(`setup: listing plants answered ${answer.status} ${answer.text}`)
+    const answer = await send(
+      baseUrl,
+      { method: 'GET', path, auth: { kind: 'principal' } },
+      `Bearer ${token}`,
+    )
+    if (answer.status !== 200)
+      throw new Error(`setup: listing plants answered ${answer.status} ${answer.text}`)
     plants.push(...(answer.json as Plant[]))
     path = /^<([^>]+)>; rel="next"$/.exec(answer.headers.link ?? '')?.[1]
   }
@@ -134,12 +167,21 @@ export async function setUpPlants(target: Target, token: string, plants: Plant[]
   const auth = `Bearer ${token}`
   if (target.seeded) {
     for (const plant of await listAll(base, token)) {
-      const answer = await send(base, { method: 'DELETE', path: `/plants/${plant.id}`, auth: { kind: 'principal' } }, auth)
-      if (answer.status !== 204) throw new Error(`setup: DELETE /plants/${plant.id} answered ${answer.status} ${answer.text}`)
+      const answer = await send(
+        base,
+        { method: 'DELETE', path: `/plants/${plant.id}`, auth: { kind: 'principal' } },
+        auth,
+      )
+      if (answer.status !== 204)
+        throw new Error(`setup: DELETE /plants/${plant.id} answered ${answer.status} ${answer.text}`)
     }
   }
   for (const plant of plants) {
-    const answer = await send(base, { method: 'POST', path: '/plants', auth: { kind: 'principal' }, ...json(plant) }, auth)
+    const answer = await send(
+      base,
+      { method: 'POST', path: '/plants', auth: { kind: 'principal' }, ...json(plant) },
+      auth,
+    )
     if (answer.status !== 200) {
       throw new Error(`setup: POST /plants ${JSON.stringify(plant)} answered ${answer.status} ${answer.text}`)
     }

@@ -36,7 +36,11 @@ export interface ValidateOptions {
   requiredHeaders?: string[]
 }
 
-export function validateAnswer(entry: OperationEntry, answer: Answer, options: ValidateOptions = {}): string[] {
+export function validateAnswer(
+  entry: OperationEntry,
+  answer: Answer,
+  options: ValidateOptions = {},
+): string[] {
   const response = responseFor(entry, answer.status)
   if (!response) {
     const documented = Object.keys(entry.operation.responses).join(', ')
@@ -47,7 +51,8 @@ export function validateAnswer(entry: OperationEntry, answer: Answer, options: V
   const content = response.content ?? {}
   const mediaTypes = Object.keys(content)
   if (mediaTypes.length === 0) {
-    if (answer.text !== '') problems.push(`the ${answer.status} response has no documented body, but one was sent`)
+    if (answer.text !== '')
+      problems.push(`the ${answer.status} response has no documented body, but one was sent`)
   } else {
     const media = answer.mediaType ? content[answer.mediaType] : undefined
     if (!media) {

@@ -45,7 +45,9 @@ export function startServer(env: Record<string, string>, timeoutMs = 15_000): Pr
 }
 
 /** Runs the server expecting it to refuse to start; resolves with its exit code and output. */
-export async function refusedStart(env: Record<string, string>): Promise<{ code: number | string | null; output: string }> {
+export async function refusedStart(
+  env: Record<string, string>,
+): Promise<{ code: number | string | null; output: string }> {
   try {
     const server = await startServer(env)
     server.child.kill('SIGKILL')

@@ -1,0 +1,65 @@
+// `tsx bench/profile-summary.ts FILE.cpuprofile [N]`: where a V8 CPU profile (node --cpu-prof) spends its
+// time, by function and by package, as self time; enough to read a server profile without DevTools.
+import { readFileSync } from 'node:fs'
+
+interface ProfileNode {
+  id: number
+  callFrame: { functionName: string; url: string; lineNumber: number }
+  hitCount?: number
+  children?: number[]
+}
+
+interface Profile {
+  nodes: ProfileNode[]
+  startTime: number
+  endTime: number
+  samples?: number[]
+  timeDeltas?: number[]
+}
+
+const [file, top = '25'] = process.argv.slice(2)
+if (!file) throw new Error('usage: tsx bench/profile-summary.ts FILE.cpuprofile [N]')
+const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile
+
+// Self time per node from the samples and their time deltas (µs); hitCount alone ignores uneven intervals.
+const selfUs = new Map<number, number>()
+const samples = profile.samples ?? []
+const deltas = profile.timeDeltas ?? []
+samples.forEach((id, i) => {
+  selfUs.set(id, (selfUs.get(id) ?? 0) + (deltas[i + 1] ?? deltas[i] ?? 0))
+})
+const total = [...selfUs.values()].reduce((a, b) => a + b, 0)
+
+// Where a function lives, shortened: node_modules/<package>, a repo path, or node's own internals.
+function place(url: string): string {
+  if (!url) return '(native/V8)'
+  const inModules = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)
+  if (inModules?.[1]) return inModules[1]
+  if (url.startsWith('node:')) return 'node:internal'
+  const inRepo = /\/(dist|src|bench)\/(.*)$/.exec(url)
+  return inRepo ? `${inRepo[1]}/${inRepo[2]}` : url
+}
+
+const byFunction = new Map<string, number>()
+const byPlace = new Map<string, number>()
+for (const node of profile.nodes) {
+  const us = selfUs.get(node.id) ?? 0
+  if (us === 0) continue
+  const where = place(node.callFrame.url)
+  const name = `${node.callFrame.functionName || '(anonymous)'} ${where}:${node.callFrame.lineNumber + 1}`
+  byFunction.set(name, (byFunction.get(name) ?? 0) + us)
+  const pkg = node.callFrame.url ? where.replace(/^(dist|src|bench)\/.*/, '$1') : node.callFrame.functionName
+  byPlace.set(pkg, (byPlace.get(pkg) ?? 0) + us)
+}
+
+const show = (title: string, entries: Map<string, number>) => {
+  console.log(`\n${title}`)
+  for (const [name, us] of [...entries].sort((a, b) => b[1] - a[1]).slice(0, Number(top))) {
+    console.log(
+      `${((us / total) * 100).toFixed(1).padStart(5)}%  ${(us / 1000).toFixed(0).padStart(6)} ms  ${name}`,
+    )
+  }
+}
+console.log(`${file}: ${(total / 1e6).toFixed(2)} s sampled`)
+show('Self time by package (native entries by name)', byPlace)
+show('Self time by function', byFunction)
