@@ -24,6 +24,8 @@ declare module 'autocannon' {
     /** Seconds without an answer before a request counts as a timeout. */
     timeout?: number
     maxOverallRequests?: number
+    /** Requests per second over all connections: a fixed offered load instead of as fast as possible. */
+    overallRate?: number
     /** Milliseconds between samples; also how soon `stop()` takes effect. */
     sampleInt?: number
     method?: string

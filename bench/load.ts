@@ -1,7 +1,7 @@
 // One bounded autocannon load against one target, with latencies kept to the microsecond: autocannon's own
 // histogram rounds to whole milliseconds, too coarse for answers that take one or two.
 import autocannon, { type RequestEntry } from 'autocannon'
-import { cpuTimeMs } from './processes.js'
+import { cpuTimeMs, machineTicks } from './processes.js'
 
 export interface LoadOptions {
   url: string
@@ -11,6 +11,8 @@ export interface LoadOptions {
   requests: RequestEntry[]
   /** The process under load, whose CPU time is measured. */
   pid: number
+  /** A fixed offered load in requests/s; unset, each connection sends as soon as it has its answer. */
+  rate?: number
 }
 
 export interface LoadResult {
@@ -28,6 +30,8 @@ export interface LoadResult {
   targetCpuMs: number
   /** Share of one core the load generator (this process) used: near 1 means it may be the limit. */
   clientCpuShare: number
+  /** Share of the machine's CPU time the hypervisor gave to other guests (steal): the noise it adds. */
+  stealShare: number
 }
 
 // A cap no loopback run reaches, so the request count is bounded as well as the time.
@@ -38,6 +42,7 @@ export function runLoad(options: LoadOptions): Promise<LoadResult> {
   let recorded = 0
   const cpuBefore = cpuTimeMs(options.pid) ?? Number.NaN
   const clientBefore = process.cpuUsage()
+  const ticksBefore = machineTicks()
   const wallBefore = performance.now()
   return new Promise((resolve, reject) => {
     let watchdog: NodeJS.Timeout | undefined
@@ -48,12 +53,14 @@ export function runLoad(options: LoadOptions): Promise<LoadResult> {
         duration: options.duration,
         maxOverallRequests: Math.ceil(options.duration * MAX_RPS),
         timeout: 10,
+        ...(options.rate ? { overallRate: options.rate } : {}),
         requests: options.requests,
       },
       (error, result) => {
         clearTimeout(watchdog)
         if (error) return reject(error)
         const client = process.cpuUsage(clientBefore)
+        const ticksAfter = machineTicks()
         const statusCodes = Object.fromEntries(
           Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, count]),
         )
@@ -67,6 +74,7 @@ export function runLoad(options: LoadOptions): Promise<LoadResult> {
           latencies: latencies.slice(0, recorded),
           targetCpuMs: (cpuTimeMs(options.pid) ?? Number.NaN) - cpuBefore,
           clientCpuShare: (client.user + client.system) / 1000 / (performance.now() - wallBefore),
+          stealShare: (ticksAfter.steal - ticksBefore.steal) / (ticksAfter.total - ticksBefore.total || 1),
         })
       },
     )

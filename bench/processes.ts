@@ -195,3 +195,18 @@ export function cpuTimeMs(pid: number): number | undefined {
     return undefined
   }
 }
+
+/** The machine's CPU time so far from /proc/stat, in ticks: all of it, and the part stolen by the hypervisor. */
+export function machineTicks(): { total: number; steal: number } {
+  try {
+    const fields = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '')
+      .trim()
+      .split(/\s+/)
+      .slice(1)
+      .map(Number)
+    // user nice system idle iowait irq softirq steal guest guest_nice: guest time is already in user.
+    return { total: fields.slice(0, 8).reduce((a, b) => a + b, 0), steal: fields[7] ?? 0 }
+  } catch {
+    return { total: 0, steal: 0 }
+  }
+}

@@ -52,6 +52,67 @@ for (const node of profile.nodes) {
   byPlace.set(pkg, (byPlace.get(pkg) ?? 0) + us)
 }
 
+// Inclusive time by package: a sample counts once for every package on its stack, so `pino` includes the
+// file writes it makes, and dist/app.js includes the logging its hooks call.
+const parent = new Map<number, number>()
+for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id)
+const nodeById = new Map(profile.nodes.map((node) => [node.id, node]))
+const inclusive = new Map<string, number>()
+const stackPlaces = new Map<number, Set<string>>()
+const placesOf = (id: number): Set<string> => {
+  const known = stackPlaces.get(id)
+  if (known) return known
+  const node = nodeById.get(id)
+  const up = parent.get(id)
+  const places = new Set(up === undefined ? [] : placesOf(up))
+  if (node?.callFrame.url) places.add(place(node.callFrame.url))
+  stackPlaces.set(id, places)
+  return places
+}
+for (const [id, us] of selfUs)
+  for (const where of placesOf(id)) inclusive.set(where, (inclusive.get(where) ?? 0) + us)
+
+// What the server spends its busy time on, by concern: the first rule that matches a sample's stack wins.
+// Start-up (module loading, building the app) is set apart, so the rest is the cost of requests.
+const concerns: [string, (places: Set<string>, raw: Set<string>) => boolean][] = [
+  [
+    'start-up',
+    (p, raw) => p.has('dist/server.js') || [...raw].some((u) => u.startsWith('node:internal/modules')),
+  ],
+  [
+    'storage (SQLite)',
+    (p) => p.has('better-sqlite3') || [...p].some((x) => x.startsWith('dist/repository/')),
+  ],
+  ['request logging', (p) => p.has('pino') || p.has('sonic-boom')],
+  ['auth', (p) => p.has('dist/plugins/app/auth.js')],
+  ['CORS', (p) => p.has('@fastify/cors')],
+  ['body parsing', (p) => p.has('dist/lib/json-body.js') || p.has('secure-json-parse')],
+  ['validation', (p) => p.has('dist/lib/validation.js') || p.has('ajv')],
+  ['response serialization', (p) => p.has('fast-json-stringify')],
+  ['handlers', (p) => p.has('dist/routes/plants.js')],
+]
+const rawUrls = new Map<number, Set<string>>()
+const rawOf = (id: number): Set<string> => {
+  const known = rawUrls.get(id)
+  if (known) return known
+  const up = parent.get(id)
+  const urls = new Set(up === undefined ? [] : rawOf(up))
+  const url = nodeById.get(id)?.callFrame.url
+  if (url) urls.add(url)
+  rawUrls.set(id, urls)
+  return urls
+}
+const byConcern = new Map<string, number>()
+for (const [id, us] of selfUs) {
+  const name = nodeById.get(id)?.callFrame.functionName ?? ''
+  const places = placesOf(id)
+  const concern =
+    name === '(idle)' || name === '(garbage collector)' || name === '(program)'
+      ? name
+      : (concerns.find(([, matches]) => matches(places, rawOf(id)))?.[0] ?? 'HTTP, Fastify and the rest')
+  byConcern.set(concern, (byConcern.get(concern) ?? 0) + us)
+}
+
 const show = (title: string, entries: Map<string, number>) => {
   console.log(`\n${title}`)
   for (const [name, us] of [...entries].sort((a, b) => b[1] - a[1]).slice(0, Number(top))) {
@@ -63,3 +124,5 @@ const show = (title: string, entries: Map<string, number>) => {
 console.log(`${file}: ${(total / 1e6).toFixed(2)} s sampled`)
 show('Self time by package (native entries by name)', byPlace)
 show('Self time by function', byFunction)
+show('Inclusive time by package or file', inclusive)
+show('By concern (the first that matches the stack)', byConcern)

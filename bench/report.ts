@@ -2,15 +2,24 @@
 // them against the issue's targets; the JSON report holds the same data in full.
 import type { LatencySummary } from './load.js'
 
+export interface Round {
+  rps: number
+  latency: LatencySummary
+}
+
 export interface Row {
   scenario: string
   target: string
+  /** Each round's figures, in the order they ran; round i of every target ran back to back. */
+  rounds: Round[]
+  /** Median of the rounds' requests/s: a round that other work on the machine disturbed does not count. */
   rps: number
-  /** Per-round requests/s, to show how much the rounds disagree. */
-  roundsRps: number[]
-  /** rps / the baseline's rps in the same scenario. */
+  /** Median over rounds of rps / the baseline's rps in the same round: neighbours in time share the noise. */
   ratio?: number
+  /** Medians of the rounds' p50, p99 and mean. */
   latency: LatencySummary
+  /** Percentiles over all rounds' answers together (a disturbed round weighs in fully). */
+  pooledLatency: LatencySummary
   errors: number
   non2xx: number
   statusCodes: Record<string, number>
@@ -20,6 +29,8 @@ export interface Row {
   cpuUsPerRequest: number
   /** Mean share of a core the load generator used. */
   clientCpuShare: number
+  /** Mean share of the machine's CPU stolen by the hypervisor during this target's rounds. */
+  stealShare: number
   /** True when the peak could not be reset before the scenario: it is then the process's lifetime peak. */
   peakRssIsLifetime?: boolean
 }
@@ -28,8 +39,22 @@ export interface Growth {
   scenario: string
   small: LatencySummary
   large: LatencySummary
-  /** large / small, for each of p50, p99 and mean. */
+  /** Median over rounds of large / small, for each of p50, p99 and mean. */
   ratio: LatencySummary
+}
+
+export function median(values: number[]): number {
+  const sorted = values.filter((v) => !Number.isNaN(v)).sort((a, b) => a - b)
+  if (sorted.length === 0) return Number.NaN
+  const mid = Math.floor(sorted.length / 2)
+  return sorted.length % 2 === 1
+    ? (sorted[mid] ?? Number.NaN)
+    : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2
+}
+
+/** Median over rounds of f(a's round i, b's round i). */
+export function pairedMedian(a: Row, b: Row, f: (a: Round, b: Round) => number): number {
+  return median(a.rounds.flatMap((round, i) => (b.rounds[i] ? [f(round, b.rounds[i])] : [])))
 }
 
 export interface TargetCheck {
@@ -42,16 +67,18 @@ const fixed = (n: number | undefined, digits: number) =>
   n === undefined || Number.isNaN(n) ? '–' : n.toFixed(digits)
 const mb = (bytes: number | undefined) => (bytes === undefined ? '–' : `${(bytes / 2 ** 20).toFixed(0)} MB`)
 
-function spread(values: number[]): string {
-  if (values.length < 2) return '–'
-  const mean = values.reduce((a, b) => a + b, 0) / values.length
-  return `±${(((Math.max(...values) - Math.min(...values)) / 2 / mean) * 100).toFixed(0)}%`
+// The range of the rounds' req/s, as min–max: how much the machine disturbed them.
+function range(rounds: Round[]): string {
+  if (rounds.length < 2) return '–'
+  const values = rounds.map((r) => r.rps)
+  return `${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)}`
 }
 
 function table(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)))
   const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join(' | ')} |`
-  return [line(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)].join('\n')
+  // The separator row as Biome formats Markdown, so a table pasted into the README stays as printed.
+  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n')
 }
 
 export function resultsTable(rows: Row[]): string {
@@ -60,11 +87,13 @@ export function resultsTable(rows: Row[]): string {
       'scenario',
       'target',
       'req/s',
-      'rounds',
+      'rounds min–max',
       'vs baseline',
       'p50 ms',
       'p99 ms',
       'mean ms',
+      'CPU µs/req',
+      'steal',
       'errors',
       'non-2xx',
       'peak RSS',
@@ -73,12 +102,13 @@ export function resultsTable(rows: Row[]): string {
       r.scenario,
       r.target,
       r.rps.toFixed(0),
-      spread(r.roundsRps),
+      range(r.rounds),
       r.ratio === undefined ? '–' : `${r.ratio.toFixed(2)}x`,
       fixed(r.latency.p50, 2),
       fixed(r.latency.p99, 2),
       fixed(r.latency.mean, 2),
       fixed(r.cpuUsPerRequest, 0),
+      `${(r.stealShare * 100).toFixed(0)}%`,
       String(r.errors),
       String(r.non2xx),
       mb(r.peakRss),
