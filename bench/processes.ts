@@ -4,6 +4,9 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs'
 import { open } from 'node:fs/promises'
 import { setTimeout as sleep } from 'node:timers/promises'
+import { killGroup, track, untrack } from '../contracts/lib/process-groups.js'
+
+export { killAllNow } from '../contracts/lib/process-groups.js'
 
 export interface Started {
   name: string
@@ -34,37 +37,7 @@ export interface StartOptions {
   timeoutMs?: number
 }
 
-// Process groups still running: killed synchronously if the benchmark exits without stopping them.
-const live = new Set<number>()
-let guarded = false
-
-function guardExit(): void {
-  if (guarded) return
-  guarded = true
-  process.once('exit', killAllNow)
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-    process.once(signal, () => {
-      killAllNow()
-      process.exit(130)
-    })
-  }
-}
-
-export function killAllNow(): void {
-  for (const pgid of live) killGroup(pgid, 'SIGKILL')
-  live.clear()
-}
-
-function killGroup(pgid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pgid, signal)
-  } catch {
-    // Already gone.
-  }
-}
-
 export async function startProcess(options: StartOptions): Promise<Started> {
-  guardExit()
   const timeoutMs = options.timeoutMs ?? 30_000
   const fd = openSync(options.logFile, 'a')
   const spawnedAt = performance.timeOrigin + performance.now()
@@ -78,12 +51,12 @@ export async function startProcess(options: StartOptions): Promise<Started> {
   closeSync(fd)
   const pid = child.pid
   if (pid === undefined) throw new Error(`${options.name}: could not be spawned`)
-  live.add(pid)
+  track(pid)
   let exited: string | undefined
   const exitPromise = new Promise<void>((resolve) => {
     child.once('exit', (code, signal) => {
       exited = `code ${code}, signal ${signal}`
-      live.delete(pid)
+      untrack(pid)
       resolve()
     })
   })

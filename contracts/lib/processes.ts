@@ -3,6 +3,7 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { createRequire } from 'node:module'
 import { repoRoot, specPath } from './document.js'
+import { killGroup, track, untrack } from './process-groups.js'
 
 export interface Started {
   name: string
@@ -24,37 +25,9 @@ export interface StartOptions {
   timeoutMs?: number
 }
 
-// Process groups still running: killed synchronously if this process exits without stopping them
-// (a crash, or vitest tearing its worker down), so no server outlives the run.
-const live = new Set<number>()
-let guarded = false
-
-function guardExit(): void {
-  if (guarded) return
-  guarded = true
-  process.once('exit', () => {
-    for (const pgid of live) killGroup(pgid, 'SIGKILL')
-  })
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-    process.once(signal, () => {
-      for (const pgid of live) killGroup(pgid, 'SIGKILL')
-      process.exit(130)
-    })
-  }
-}
-
-function killGroup(pgid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pgid, signal)
-  } catch {
-    // Already gone.
-  }
-}
-
 const ansi = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g')
 
 export function startProcess(options: StartOptions): Promise<Started> {
-  guardExit()
   const timeoutMs = options.timeoutMs ?? 30_000
   // detached: the child leads its own process group, so stop() reaches anything it spawns too.
   const child: ChildProcess = spawn(options.command, options.args, {
@@ -65,7 +38,7 @@ export function startProcess(options: StartOptions): Promise<Started> {
   })
   const pid = child.pid
   if (pid === undefined) return Promise.reject(new Error(`${options.name}: could not be spawned`))
-  live.add(pid)
+  track(pid)
 
   // Keep only the tail: the real server logs a line per request.
   const lines: string[] = []
@@ -74,7 +47,7 @@ export function startProcess(options: StartOptions): Promise<Started> {
   const exitPromise = new Promise<void>((resolve) => {
     child.once('exit', (code, signal) => {
       exited = { code, signal }
-      live.delete(pid)
+      untrack(pid)
       resolve()
     })
   })
@@ -132,7 +105,6 @@ export function startProcess(options: StartOptions): Promise<Started> {
 export function runToExit(
   options: Omit<StartOptions, 'listening'> & { timeoutMs: number },
 ): Promise<{ code: number | null; output: string; listened: boolean }> {
-  guardExit()
   const child = spawn(options.command, options.args, {
     cwd: repoRoot,
     env: { ...process.env, ...options.env },
@@ -141,7 +113,7 @@ export function runToExit(
   })
   const pid = child.pid
   if (pid === undefined) return Promise.reject(new Error(`${options.name}: could not be spawned`))
-  live.add(pid)
+  track(pid)
   let text = ''
   child.stdout?.on('data', (c: Buffer) => {
     text += c.toString('utf8')
@@ -156,7 +128,7 @@ export function runToExit(
     }, options.timeoutMs)
     child.once('exit', (code) => {
       clearTimeout(timer)
-      live.delete(pid)
+      untrack(pid)
       killGroup(pid, 'SIGKILL')
       resolve({ code, output: text, listened: /listening/i.test(text) })
     })
