@@ -44,7 +44,8 @@ export async function loadSpec(path = specPath, { validate = false } = {}): Prom
   return { document, dereferenced, operations: listOperations(dereferenced) }
 }
 
-function listOperations(doc: Document): OperationEntry[] {
+/** Every operation of a dereferenced document, with its parameters merged and its security resolved. */
+export function listOperations(doc: Document): OperationEntry[] {
   const entries: OperationEntry[] = []
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
     if (!item) continue

@@ -409,23 +409,3 @@ export function generatedCases(operations: OperationEntry[]): GeneratedCase[] {
   add(undefined, 'GET /plants/1/leaves', { method: 'GET', path: '/plants/1/leaves', auth }, 404)
   return cases
 }
-
-/** Every plant some example lists under x-given-plants, once per id: what the sandbox seeds. */
-export function allGivenPlants(operations: OperationEntry[]): Plant[] {
-  const byId = new Map<number, Plant>()
-  const visit = (node: unknown) => {
-    if (Array.isArray(node)) for (const item of node) visit(item)
-    else if (node && typeof node === 'object') {
-      for (const [key, value] of Object.entries(node)) {
-        if (key === 'x-given-plants' && Array.isArray(value)) {
-          for (const plant of value as Plant[]) if (!byId.has(plant.id)) byId.set(plant.id, plant)
-        } else visit(value)
-      }
-    }
-  }
-  for (const entry of operations) {
-    visit(entry.parameters)
-    visit(entry.operation)
-  }
-  return [...byId.values()].sort((a, b) => a.id - b.id)
-}

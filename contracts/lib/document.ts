@@ -1,6 +1,7 @@
 // Reads spec/openapi.yaml into the plain shapes the contract suite and the Dredd runner work from.
 import { fileURLToPath } from 'node:url'
 import SwaggerParser from '@apidevtools/swagger-parser'
+import { listOperations, type Document as OpenApiDocument } from '../../src/spec.js'
 
 // CONTRACT_SPEC points the suite and Prism at a draft of the document, to see what a proposed
 // change would break before making it; the real server always serves spec/openapi.yaml.
@@ -78,31 +79,15 @@ export interface LoadedDocument {
   operations: OperationEntry[]
 }
 
-const methods = ['get', 'put', 'post', 'delete', 'patch'] as const
-
 export async function loadDocument(path = specPath): Promise<LoadedDocument> {
   // validate() both checks the document against the OpenAPI 3.1 schema and dereferences it.
-  const document = (await SwaggerParser.validate(path)) as unknown as Document
-  const operations: OperationEntry[] = []
-  for (const [pathTemplate, item] of Object.entries(document.paths)) {
-    for (const method of methods) {
-      const operation = item[method] as Operation | undefined
-      if (!operation) continue
-      const byKey = new Map<string, Parameter>()
-      for (const p of [...(item.parameters ?? []), ...(operation.parameters ?? [])])
-        byKey.set(`${p.in}:${p.name}`, p)
-      const security = operation.security ?? document.security ?? []
-      operations.push({
-        operationId: operation.operationId,
-        method,
-        path: pathTemplate,
-        operation,
-        parameters: [...byKey.values()],
-        secured: security.some((requirement) => Object.keys(requirement).length > 0),
-      })
-    }
-  }
-  return { document, operations }
+  const document = await SwaggerParser.validate(path)
+  // The server's own reading of the operations, seen through this suite's plainer types.
+  const operations = listOperations(document as OpenApiDocument).map(({ security, ...entry }) => ({
+    ...entry,
+    secured: security.some((requirement) => Object.keys(requirement).length > 0),
+  })) as unknown as OperationEntry[]
+  return { document: document as unknown as Document, operations }
 }
 
 /** The documented statuses of an operation, as numbers, in the document's order. */

@@ -4,10 +4,9 @@ import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormatsModule from 'ajv-formats'
 import type { FastifySchemaCompiler } from 'fastify'
 import type { Schema } from '../spec.js'
+import { integerText, isInt64 } from './int64.js'
 
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default
-const INT64_MIN = -(2n ** 63n)
-const INT64_MAX = 2n ** 63n - 1n
 
 export function createAjv(): Ajv2020 {
   // strict off: OpenAPI schemas may carry keywords JSON Schema does not know (example, xml, x-…).
@@ -48,7 +47,7 @@ export function validatorCompiler(ajv: Ajv2020): FastifySchemaCompiler<Schema> {
  */
 export function validatable(value: unknown): unknown {
   if (typeof value === 'bigint') {
-    if (value < INT64_MIN || value > INT64_MAX) return Number(value)
+    if (!isInt64(value)) return Number(value)
     return value < 0n ? -Number.MAX_SAFE_INTEGER : Number.MAX_SAFE_INTEGER
   }
   if (Array.isArray(value)) {
@@ -69,7 +68,6 @@ export function validatable(value: unknown): unknown {
   return value
 }
 
-const integerText = /^-?(0|[1-9]\d*)$/
 const numberText = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/
 
 /** Turns the strings of a path or query string into the numbers its schema asks for, digit for digit. */

@@ -3,10 +3,8 @@
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import Database from 'better-sqlite3'
+import { INT64_MAX, INT64_MIN } from '../lib/int64.js'
 import type { ListQuery, PlantRepository, StoredPlant } from './plant-repository.js'
-
-const INT64_MIN = -(2n ** 63n)
-const INT64_MAX = 2n ** 63n - 1n
 
 // Append only: the position of a step is its schema version (PRAGMA user_version).
 const migrations = [

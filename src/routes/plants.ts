@@ -1,9 +1,7 @@
 // The plant operations, one handler per operationId of spec/openapi.yaml.
 import { HttpError } from '../lib/errors.js'
+import { integerText, isInt64 } from '../lib/int64.js'
 import type { Handlers } from '../types.js'
-
-const INT64_MIN = -(2n ** 63n)
-const INT64_MAX = 2n ** 63n - 1n
 
 export const plantHandlers: Handlers = {
   async createPlant(request) {
@@ -60,9 +58,7 @@ function encodeCursor(lastId: bigint): string {
 
 function decodeCursor(cursor: string): bigint {
   const text = Buffer.from(cursor, 'base64url').toString()
-  if (/^-?(0|[1-9]\d*)$/.test(text) && encodeCursor(BigInt(text)) === cursor) {
-    const id = BigInt(text)
-    if (id >= INT64_MIN && id <= INT64_MAX) return id
-  }
+  if (integerText.test(text) && encodeCursor(BigInt(text)) === cursor && isInt64(BigInt(text)))
+    return BigInt(text)
   throw new HttpError(400, 'querystring/cursor is not a cursor this server made')
 }
