@@ -2,7 +2,7 @@
 // the Prism validation proxy agree, example by example and for generated negative cases.
 import { isDeepStrictEqual } from 'node:util'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { givenPlants } from '../src/plugins/app/sandbox.js'
+import { givenPlants } from '../src/spec.js'
 import { deviationFor, deviations } from './deviations.js'
 import { type Case, type ConventionProblem, exampleCases, generatedCases, type Plant } from './lib/cases.js'
 import { Coverage } from './lib/coverage.js'

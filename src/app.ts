@@ -48,11 +48,14 @@ class OneLinePerRequest extends LogController {
   }
 }
 
-// Fastify's own texts for these say less than a client needs to mend the request.
-function messageFor(error: Error & { code?: string }, request: FastifyRequest): string {
-  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-    return `the body must be application/json, not ${request.headers['content-type'] ?? 'without a content type'}`
+declare module 'fastify' {
+  interface FastifyInstance {
+    spec: LoadedSpec
   }
+}
+
+// Fastify's own text for this says less than a client needs to mend the request.
+function messageFor(error: Error & { code?: string }): string {
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return `the body is larger than ${BODY_LIMIT} bytes`
   return error.message
 }
@@ -82,12 +85,8 @@ export async function buildApp({ config, logger, spec }: BuildOptions): Promise<
   })
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (request, _body, done) => {
     if (!takesBody(request)) return done(null, undefined)
-    done(
-      Object.assign(new Error('unsupported media type'), {
-        statusCode: 415,
-        code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE',
-      }),
-    )
+    const given = request.headers['content-type'] ?? 'without a content type'
+    done(new HttpError(415, `the body must be application/json, not ${given}`))
   })
 
   app.setErrorHandler(async (error: Error & { statusCode?: number }, request, reply) => {
@@ -97,7 +96,7 @@ export async function buildApp({ config, logger, spec }: BuildOptions): Promise<
       return reply.code(500).send(errorBody(500, 'internal server error'))
     }
     if (error instanceof HttpError) reply.headers(error.headers)
-    return reply.code(status).send(errorBody(status, messageFor(error, request)))
+    return reply.code(status).send(errorBody(status, messageFor(error)))
   })
 
   await app.register(cors, { origin: config.corsOrigin })

@@ -1,8 +1,6 @@
-// Request and handler types derived from the generated document types, and Fastify's augmentations.
+// Request and handler types derived from the generated document types.
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { operations } from './generated/openapi.js'
-import type { PlantRepository } from './repository/plant-repository.js'
-import type { LoadedSpec, OperationEntry } from './spec.js'
 
 export type OperationId = keyof operations
 
@@ -32,17 +30,3 @@ export type Handler<K extends OperationId> = (
 
 /** One handler per operationId of the document: a missing one fails to compile. */
 export type Handlers = { [K in OperationId]: Handler<K> }
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    spec: LoadedSpec
-    repository: PlantRepository
-  }
-  interface FastifyRequest {
-    /** Who the bearer token belongs to; '' on routes without security. */
-    principal: string
-  }
-  interface FastifyContextConfig {
-    security?: OperationEntry['security']
-  }
-}

@@ -29,14 +29,12 @@ describe('bearer authentication', () => {
       expect(res.json()).toEqual({ error: 401, message })
       expect(res.headers['www-authenticate']).toBe(challenge)
     }
-    await app.close()
   })
 
   it('accepts the scheme name in any case', async () => {
     const app = await build()
     const res = await app.inject({ url: '/plants', headers: { authorization: 'bearer token-a' } })
     expect(res.statusCode).toBe(200)
-    await app.close()
   })
 
   it('uses the development principal with dev-token when AUTH_TOKENS is not set', async () => {
@@ -45,7 +43,6 @@ describe('bearer authentication', () => {
       (await app.inject({ url: '/plants', headers: { authorization: 'Bearer dev-token' } })).statusCode,
     ).toBe(200)
     expect((await app.inject({ url: '/plants', headers: ALICE })).statusCode).toBe(401)
-    await app.close()
   })
 
   it('never writes the Authorization header to the logs', async () => {
@@ -77,6 +74,20 @@ describe('sandbox', () => {
     expect((await app.inject({ url: '/plants/1', headers: one })).statusCode).toBe(404)
     expect((await app.inject({ url: '/plants/1', headers: two })).statusCode).toBe(200)
     expect((await app.inject({ url: '/plants' })).statusCode).toBe(401)
-    await app.close()
+  })
+
+  it('seeds a principal again after a seed that failed', async () => {
+    const app = await build({ SANDBOX: 'true', AUTH_TOKENS: '' })
+    const create = app.repository.create
+    let failures = 1
+    app.repository.create = async (...args) => {
+      if (failures-- > 0) throw new Error('disk on fire')
+      return create(...args)
+    }
+    const one = { authorization: 'Bearer anything-3' }
+    expect((await app.inject({ url: '/plants', headers: one })).statusCode).toBe(500)
+    const again = await app.inject({ url: '/plants', headers: one })
+    expect(again.statusCode).toBe(200)
+    expect(again.json()).toContainEqual({ id: 1, name: 'Basil', tag: 'herb' })
   })
 })

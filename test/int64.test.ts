@@ -1,14 +1,11 @@
 // int64 ids: every value in range round-trips digit for digit; anything else is 400.
 import type { FastifyInstance } from 'fastify'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { ALICE, build } from './helpers/build.js'
 
 let app: FastifyInstance
 beforeAll(async () => {
   app = await build()
-})
-afterAll(async () => {
-  await app.close()
 })
 
 const json = { ...ALICE, 'content-type': 'application/json' }

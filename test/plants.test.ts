@@ -1,14 +1,11 @@
 // Each plant operation's success and failure paths through app.inject.
 import type { FastifyInstance } from 'fastify'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import { ALICE, BOB, build } from './helpers/build.js'
 
 let app: FastifyInstance
 beforeEach(async () => {
   app = await build()
-})
-afterEach(async () => {
-  await app.close()
 })
 
 const create = (body: unknown, headers: Record<string, string> = ALICE) =>

@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises'
 import { describe, expect, it } from 'vitest'
 import { generateTypes } from '../scripts/generate-types.js'
-import { loadSpec, specPath } from '../src/spec.js'
+import { isSecured, loadSpec, specPath } from '../src/spec.js'
 
 // validate: the full OpenAPI 3.1 schema check of swagger-parser; it throws on an invalid document.
 const { document, operations } = await loadSpec(specPath, { validate: true })
@@ -67,5 +67,17 @@ describe('spec/openapi.yaml', () => {
   it('has src/generated/openapi.ts up to date (npm run generate)', async () => {
     const current = await readFile(new URL('../src/generated/openapi.ts', import.meta.url), 'utf8')
     expect(current).toBe(await generateTypes())
+  })
+})
+
+describe('isSecured', () => {
+  it.each([
+    [[], false],
+    [[{}], false],
+    [[{ bearerAuth: [] }, {}], false],
+    [[{ bearerAuth: [] }], true],
+    [[{ bearerAuth: [] }, { apiKey: [] }], true],
+  ])('%j is secured: %s', (security, secured) => {
+    expect(isSecured(security)).toBe(secured)
   })
 })

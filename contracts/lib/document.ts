@@ -83,10 +83,7 @@ export async function loadDocument(path = specPath): Promise<LoadedDocument> {
   // validate() both checks the document against the OpenAPI 3.1 schema and dereferences it.
   const document = await SwaggerParser.validate(path)
   // The server's own reading of the operations, seen through this suite's plainer types.
-  const operations = listOperations(document as OpenApiDocument).map(({ security, ...entry }) => ({
-    ...entry,
-    secured: security.some((requirement) => Object.keys(requirement).length > 0),
-  })) as unknown as OperationEntry[]
+  const operations = listOperations(document as OpenApiDocument) as unknown as OperationEntry[]
   return { document: document as unknown as Document, operations }
 }
 

@@ -1,5 +1,7 @@
-// Builds the app for tests: in-memory store, two principals, the document loaded once per file.
+// Builds the app for tests: in-memory store, two principals, the document loaded once per file. The
+// helper closes what it builds itself, so a failed assertion cannot leave an app open.
 import type { FastifyInstance, FastifyServerOptions } from 'fastify'
+import { afterAll, onTestFinished } from 'vitest'
 import { buildApp } from '../../src/app.js'
 import { loadConfig } from '../../src/config.js'
 import { type LoadedSpec, loadSpec } from '../../src/spec.js'
@@ -8,6 +10,11 @@ export const ALICE = { authorization: 'Bearer token-a' }
 export const BOB = { authorization: 'Bearer token-b' }
 
 let spec: Promise<LoadedSpec> | undefined
+// Apps built outside a test (in beforeAll) live until the file's tests are done.
+const fileScoped = new Set<FastifyInstance>()
+afterAll(async () => {
+  await Promise.all([...fileScoped].map((app) => app.close()))
+})
 
 export async function build(
   env: Record<string, string> = {},
@@ -19,5 +26,12 @@ export async function build(
     AUTH_TOKENS: 'alice:token-a,bob:token-b',
     ...env,
   })
-  return buildApp({ config, logger, spec: await spec })
+  const app = await buildApp({ config, logger, spec: await spec })
+  try {
+    // Inside a test or a beforeEach: closed when that test ends, pass or fail.
+    onTestFinished(() => app.close())
+  } catch {
+    fileScoped.add(app)
+  }
+  return app
 }

@@ -1,10 +1,16 @@
 // Registers one route per operation of the document, with its schemas, security and handler.
-import type { FastifySchema, RouteHandlerMethod } from 'fastify'
+import type { RouteHandlerMethod } from 'fastify'
 import fp from 'fastify-plugin'
-import type { OpenAPIV3_1 } from 'openapi-types'
 import { HttpError } from '../../lib/errors.js'
-import type { OperationEntry, Parameter, Schema } from '../../spec.js'
+import { routeSchema } from '../../spec.js'
 import type { Handlers } from '../../types.js'
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Whether the route's operation requires credentials (src/spec.ts isSecured). */
+    secured?: boolean
+  }
+}
 
 export default fp(
   async (app, { handlers }: { handlers: Handlers }) => {
@@ -13,7 +19,6 @@ export default fp(
     const extra = Object.keys(handlers).filter((id) => !documented.has(id))
     if (extra.length > 0)
       throw new Error(`handlers without an operation in the document: ${extra.join(', ')}`)
-
     for (const entry of operations) {
       const handler = handlers[entry.operationId as keyof Handlers] as RouteHandlerMethod | undefined
       if (!handler) throw new Error(`no handler for operation ${entry.operationId}`)
@@ -21,7 +26,7 @@ export default fp(
         method: entry.method.toUpperCase(),
         url: entry.path.replace(/\{([^}]+)\}/g, ':$1'),
         schema: routeSchema(entry),
-        config: { security: entry.security },
+        config: { secured: entry.secured },
         handler,
       })
     }
@@ -44,31 +49,3 @@ export default fp(
   },
   { name: 'openapi-routes', dependencies: ['auth'] },
 )
-
-function routeSchema({ operation, parameters }: OperationEntry): FastifySchema {
-  const schema: FastifySchema = {}
-  const body = (operation.requestBody as OpenAPIV3_1.RequestBodyObject | undefined)?.content[
-    'application/json'
-  ]
-  if (body?.schema) schema.body = body.schema
-  const params = objectOf(parameters.filter((p) => p.in === 'path'))
-  if (params) schema.params = params
-  const query = objectOf(parameters.filter((p) => p.in === 'query'))
-  if (query) schema.querystring = query
-  const response: Record<string, unknown> = {}
-  for (const [status, answer] of Object.entries(operation.responses ?? {})) {
-    const json = (answer as OpenAPIV3_1.ResponseObject).content?.['application/json']?.schema
-    if (json) response[status] = json
-  }
-  schema.response = response
-  return schema
-}
-
-function objectOf(parameters: Parameter[]): Schema | undefined {
-  if (parameters.length === 0) return undefined
-  return {
-    type: 'object',
-    properties: Object.fromEntries(parameters.map((p) => [p.name, p.schema as Schema])),
-    required: parameters.filter((p) => p.required).map((p) => p.name),
-  }
-}
