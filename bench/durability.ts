@@ -2,7 +2,8 @@
 // them, a restart on the same file, and a check that each acknowledged id is there.
 import { setTimeout as sleep } from 'node:timers/promises'
 import autocannon from 'autocannon'
-import type { Started } from './processes.js'
+import { listAll } from '../scripts/lib/paging.js'
+import type { Started } from '../scripts/lib/processes.js'
 
 export interface DurabilityOptions {
   /** Starts the real server on the store file under test (the same file every time). */
@@ -97,17 +98,6 @@ export async function checkDurability(options: DurabilityOptions): Promise<Durab
 
 // Walks the pages through the Link headers, as a client would; at most maxPages requests.
 async function listIds(baseUrl: string, authorization: string, maxPages: number): Promise<Set<number>> {
-  const ids = new Set<number>()
-  let next: string | undefined = '/plants?limit=100'
-  for (let page = 0; next && page < maxPages; page++) {
-    const response: Response = await fetch(new URL(next, baseUrl), {
-      headers: { authorization },
-      signal: AbortSignal.timeout(10_000),
-    })
-    if (response.status !== 200) throw new Error(`durability: GET ${next} answered ${response.status}`)
-    for (const plant of (await response.json()) as { id: number }[]) ids.add(plant.id)
-    next = /^<([^>]+)>; rel="next"$/.exec(response.headers.get('link') ?? '')?.[1]
-  }
-  if (next) throw new Error(`durability: more than ${maxPages} pages listed`)
-  return ids
+  const plants = await listAll<{ id: number }>(baseUrl, '/plants?limit=100', { authorization }, maxPages)
+  return new Set(plants.map((plant) => plant.id))
 }

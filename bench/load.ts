@@ -1,7 +1,7 @@
 // One bounded autocannon load against one target, with latencies kept to the microsecond: autocannon's own
 // histogram rounds to whole milliseconds, too coarse for answers that take one or two.
 import autocannon, { type RequestEntry } from 'autocannon'
-import { cpuTimeMs, machineTicks } from './processes.js'
+import { cpuTimeMs, machineTicks } from './metrics.js'
 
 export interface LoadOptions {
   url: string

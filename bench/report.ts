@@ -1,10 +1,12 @@
-// Turns measured rows into the Markdown tables printed on stdout (and pasted into the README) and checks
-// them against the issue's targets; the JSON report holds the same data in full.
+// Turns measured rows into the Markdown tables printed on stdout (and pasted into the README); the
+// JSON report holds the same data in full.
 import type { LatencySummary } from './load.js'
 
 export interface Round {
   rps: number
   latency: LatencySummary
+  /** CPU time of the target per answered request in this round, µs. */
+  cpuUs: number
 }
 
 export interface Row {
@@ -16,6 +18,8 @@ export interface Row {
   rps: number
   /** Median over rounds of rps / the baseline's rps in the same round: neighbours in time share the noise. */
   ratio?: number
+  /** Median over rounds of CPU µs per request / the baseline's in the same round. */
+  cpuRatio?: number
   /** Medians of the rounds' p50, p99 and mean. */
   latency: LatencySummary
   /** Percentiles over all rounds' answers together (a disturbed round weighs in fully). */
@@ -57,12 +61,6 @@ export function pairedMedian(a: Row, b: Row, f: (a: Round, b: Round) => number):
   return median(a.rounds.flatMap((round, i) => (b.rounds[i] ? [f(round, b.rounds[i])] : [])))
 }
 
-export interface TargetCheck {
-  target: string
-  figure: string
-  met: boolean
-}
-
 const fixed = (n: number | undefined, digits: number) =>
   n === undefined || Number.isNaN(n) ? '–' : n.toFixed(digits)
 const mb = (bytes: number | undefined) => (bytes === undefined ? '–' : `${(bytes / 2 ** 20).toFixed(0)} MB`)
@@ -89,10 +87,11 @@ export function resultsTable(rows: Row[]): string {
       'req/s',
       'rounds min–max',
       'vs baseline',
+      'CPU µs/req',
+      'CPU vs baseline',
       'p50 ms',
       'p99 ms',
       'mean ms',
-      'CPU µs/req',
       'steal',
       'errors',
       'non-2xx',
@@ -104,10 +103,11 @@ export function resultsTable(rows: Row[]): string {
       r.rps.toFixed(0),
       range(r.rounds),
       r.ratio === undefined ? '–' : `${r.ratio.toFixed(2)}x`,
+      fixed(r.cpuUsPerRequest, 0),
+      r.cpuRatio === undefined ? '–' : `${r.cpuRatio.toFixed(2)}x`,
       fixed(r.latency.p50, 2),
       fixed(r.latency.p99, 2),
       fixed(r.latency.mean, 2),
-      fixed(r.cpuUsPerRequest, 0),
       `${(r.stealShare * 100).toFixed(0)}%`,
       String(r.errors),
       String(r.non2xx),
@@ -139,12 +139,5 @@ export function growthTable(growth: Growth[], small: number, large: number): str
       `${fixed(g.ratio.p50, 2)}x`,
       `${fixed(g.ratio.p99, 2)}x`,
     ]),
-  )
-}
-
-export function targetsTable(checks: TargetCheck[]): string {
-  return table(
-    ['target', 'measured', ''],
-    checks.map((c) => [c.target, c.figure, c.met ? 'met' : 'MISSED']),
   )
 }

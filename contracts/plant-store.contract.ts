@@ -1,24 +1,18 @@
 // The contract suite: proves that the document, the real server, the sandbox, the Prism mock and
 // the Prism validation proxy agree, example by example and for generated negative cases.
-import { isDeepStrictEqual } from 'node:util'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import * as commands from '../scripts/lib/commands.js'
+import { repoRoot, runToExit } from '../scripts/lib/processes.js'
 import { givenPlants } from '../src/spec.js'
-import { deviationFor, deviations } from './deviations.js'
-import { type Case, type ConventionProblem, exampleCases, generatedCases, type Plant } from './lib/cases.js'
-import { Coverage } from './lib/coverage.js'
-import { loadDocument, lowestSuccess, repoRoot } from './lib/document.js'
-import { type Answer, describeAnswer, describeRequest, type RequestSpec, send } from './lib/http.js'
-import { runToExit, serverCommand } from './lib/processes.js'
-import {
-  authorization,
-  listAll,
-  type Running,
-  setUpPlants,
-  startTargets,
-  type Target,
-  type TargetName,
-} from './lib/targets.js'
-import { validateAnswer, validateErrorAnswer } from './lib/validate.js'
+import { deviations } from './deviations.js'
+import type { ConventionProblem, Plant } from './lib/cases.js'
+import { loadDocument, lowestSuccess } from './lib/document.js'
+import { exampleCases } from './lib/example-cases.js'
+import { generatedCases } from './lib/generated-cases.js'
+import { describeAnswer, send } from './lib/http.js'
+import { CaseRunner, expectationOf } from './lib/run-case.js'
+import { authorization, listAll, setUpPlants, startTargets, type TargetName } from './lib/targets.js'
+import { validateAnswer } from './lib/validate.js'
 
 const ALL_TARGETS: TargetName[] = ['server', 'sandbox', 'proxy', 'mock']
 // CONTRACT_TARGETS=server,mock narrows a run while debugging; CI runs all four.
@@ -35,155 +29,25 @@ const { document, operations } = await loadDocument()
 const conventionProblems: ConventionProblem[] = []
 const examples = exampleCases(operations, conventionProblems)
 const generated = generatedCases(operations)
-const errorSchema = document.components?.schemas?.Error
 
-const coverage = new Coverage(operations, [
-  ...TARGETS,
-  ...(TARGETS.includes('mock') ? ['mock (Prefer)'] : []),
-])
-/** `target|case` for each deviation the run met, to prove every listed one still happens. */
-const deviationsMet = new Set<string>()
-/** The real server's answer per case, shown next to another target's answer when they differ. */
-const serverAnswers = new Map<string, Answer>()
-
-let running: Running | undefined
+const runner = new CaseRunner(
+  operations,
+  [...TARGETS, ...(TARGETS.includes('mock') ? ['mock (Prefer)'] : [])],
+  document.components?.schemas?.Error,
+)
+const { coverage } = runner
+const target = (name: TargetName) => runner.target(name)
 
 beforeAll(async () => {
-  running = await startTargets(TARGETS)
+  runner.running = await startTargets(TARGETS)
 }, 120_000)
 
 afterAll(async () => {
-  await running?.stop()
+  await runner.running?.stop()
   coverage.write(`${repoRoot}reports`, 'server', [
     `Targets: ${TARGETS.join(', ')}. Deviations listed in contracts/deviations.ts: ${deviations.reduce((n, d) => n + d.cases.length, 0)}.`,
   ])
 }, 30_000)
-
-function target(name: TargetName): Target {
-  const t = running?.targets[name]
-  if (!t) throw new Error(`${name} is not running`)
-  return t
-}
-
-// ---- One case on one target ----------------------------------------------------------------------
-
-interface Expectation {
-  status: number
-  /** The exact body for a real implementation: the example's value, '' for a bodiless response. */
-  body?: { value: unknown } | 'empty'
-}
-
-function expectationOf(c: Case): Expectation {
-  if (c.kind === 'generated') return { status: c.status }
-  return { status: c.status, body: c.body ? { value: c.body.value } : 'empty' }
-}
-
-/** What is wrong with an answer, judged by the document; empty when it conforms. */
-function conformance(
-  c: Case,
-  answer: Answer,
-  expected: Expectation,
-  opts: { exactBody: boolean; validate: boolean },
-) {
-  const problems: string[] = []
-  if (answer.status !== expected.status)
-    problems.push(`status ${answer.status}, the document says ${expected.status}`)
-  if (opts.validate) {
-    const found = c.entry
-      ? validateAnswer(c.entry, answer, { requiredHeaders: c.requiredHeaders })
-      : validateErrorAnswer(errorSchema, answer)
-    problems.push(...found)
-  }
-  if (opts.exactBody && expected.body !== undefined) {
-    if (expected.body === 'empty') {
-      if (answer.text !== '') problems.push('the body should be empty')
-    } else if (!answer.isJson || !isDeepStrictEqual(answer.json, expected.body.value)) {
-      problems.push('the body is not the example body')
-    }
-  }
-  return problems
-}
-
-function message(
-  c: Case,
-  targetName: string,
-  request: RequestSpec,
-  given: Plant[],
-  expected: Expectation,
-  answer: Answer,
-  problems: string[],
-  extra: string[] = [],
-) {
-  const documented =
-    expected.body === undefined || expected.body === 'empty'
-      ? `${expected.status}${expected.body === 'empty' ? ' (no body)' : ''}`
-      : `${expected.status} ${JSON.stringify(expected.body.value)}`
-  const serverAnswer = targetName !== 'server' ? serverAnswers.get(c.id) : undefined
-  return [
-    `${c.id} — on the ${targetName}`,
-    `  request:  ${describeRequest(request)}`,
-    ...(given.length ? [`  given:    ${JSON.stringify(given)}`] : []),
-    `  document: ${documented}`,
-    `  answer:   ${describeAnswer(answer)}`,
-    ...(serverAnswer ? [`  server:   ${describeAnswer(serverAnswer)}`] : []),
-    ...problems.map((p) => `  - ${p}`),
-    ...extra,
-  ].join('\n')
-}
-
-async function runCase(targetName: TargetName, c: Case): Promise<void> {
-  const t = target(targetName)
-  const token = t.newToken()
-  const given = c.givenPlants
-  if (c.request.auth.kind === 'principal') await setUpPlants(t, token, given)
-  const answer = await send(t.url, c.request, authorization(t, c.request.auth, token))
-  if (targetName === 'server') serverAnswers.set(c.id, answer)
-
-  const expected = expectationOf(c)
-  // The mock answers examples, not state: its bodies are checked by the Prefer tests instead.
-  // On generated cases only its status must agree (its own 400s are not the document's Error).
-  const opts = {
-    exactBody: targetName !== 'mock',
-    validate: targetName !== 'mock' || c.kind === 'example',
-  }
-  const problems = conformance(c, answer, expected, opts)
-  const deviation = deviationFor(targetName, c.id)
-
-  if (deviation) {
-    deviationsMet.add(`${targetName}|${c.id}`)
-    const listed = `${deviation.answer.status}${deviation.answer.contentType ? ` ${deviation.answer.contentType}` : ''}`
-    const holds =
-      answer.status === deviation.answer.status &&
-      (deviation.answer.contentType === undefined || answer.mediaType === deviation.answer.contentType)
-    if (deviation.document.status !== expected.status) {
-      throw new Error(
-        message(c, targetName, c.request, given, expected, answer, [
-          `contracts/deviations.ts says the document answers ${deviation.document.status} here, but it now says ${expected.status}: update the entry`,
-        ]),
-      )
-    }
-    if (problems.length === 0) {
-      throw new Error(
-        message(c, targetName, c.request, given, expected, answer, [
-          `listed in contracts/deviations.ts (${listed}), but the ${targetName} now follows the document: remove the entry`,
-        ]),
-      )
-    }
-    if (!holds) {
-      throw new Error(
-        message(c, targetName, c.request, given, expected, answer, [
-          `contracts/deviations.ts lists the answer ${listed} ("${deviation.why}"), the ${targetName} answered otherwise`,
-          ...problems,
-        ]),
-      )
-    }
-    return
-  }
-
-  if (problems.length) throw new Error(message(c, targetName, c.request, given, expected, answer, problems))
-  // Only an answer checked against the document counts as exercising a documented response.
-  if (c.entry && opts.validate) coverage.record(targetName, c.entry.operationId, answer.status, c.id)
-}
 
 // ---- The tests ---------------------------------------------------------------------------------
 
@@ -204,10 +68,10 @@ describe('the document', () => {
 
 for (const targetName of TARGETS) {
   describe(`${targetName}: document examples`, () => {
-    for (const c of examples) test(c.id, () => runCase(targetName, c))
+    for (const c of examples) test(c.id, () => runner.run(targetName, c))
   })
   describe(`${targetName}: generated cases`, () => {
-    for (const c of generated) test(c.id, () => runCase(targetName, c))
+    for (const c of generated) test(c.id, () => runner.run(targetName, c))
   })
 }
 
@@ -227,9 +91,11 @@ if (TARGETS.includes('mock')) {
             prefer,
           })
           const expected = expectationOf(c)
-          const problems = conformance(c, answer, expected, { exactBody: true, validate: true })
+          const problems = runner.conformance(c, answer, expected, { exactBody: true, validate: true })
           if (problems.length)
-            throw new Error(message(c, `mock (Prefer: ${prefer})`, c.request, [], expected, answer, problems))
+            throw new Error(
+              runner.message(c, `mock (Prefer: ${prefer})`, c.request, [], expected, answer, problems),
+            )
           coverage.record('mock (Prefer)', c.entry.operationId, answer.status, `${c.id} (Prefer: ${prefer})`)
         })
       }
@@ -366,22 +232,12 @@ if (TARGETS.includes('sandbox')) {
     })
 
     test('refuses to start with NODE_ENV=production', async () => {
-      const { command, args } = serverCommand()
       const result = await runToExit({
-        name: 'sandbox in production',
-        command,
-        args,
-        env: {
-          SANDBOX: 'true',
-          NODE_ENV: 'production',
-          PORT: '0',
-          HOST: '127.0.0.1',
-          DATABASE_URL: 'sqlite::memory:',
-        },
+        ...commands.sandbox({ env: { NODE_ENV: 'production' } }),
         timeoutMs: 30_000,
       })
-      expect(result.listened, `it listened:\n${result.output}`).toBe(false)
-      expect(result.code, `exit code 0:\n${result.output}`).not.toBe(0)
+      expect(result.output, 'it listened').not.toMatch(commands.serverListening)
+      expect(result.exit, `it exited with 0:\n${result.output}`).not.toBe(0)
     }, 40_000)
   })
 }
@@ -396,7 +252,9 @@ describe('the run as a whole', () => {
   test('every deviation listed in contracts/deviations.ts still happens', () => {
     const notMet = deviations.flatMap((d) =>
       TARGETS.includes(d.target)
-        ? d.cases.filter((id) => !deviationsMet.has(`${d.target}|${id}`)).map((id) => `${d.target}: ${id}`)
+        ? d.cases
+            .filter((id) => !runner.deviationsMet.has(`${d.target}|${id}`))
+            .map((id) => `${d.target}: ${id}`)
         : [],
     )
     expect(notMet, `listed but never met (was its test filtered out?):\n${notMet.join('\n')}`).toEqual([])

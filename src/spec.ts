@@ -84,6 +84,9 @@ export function listOperations(doc: Document): OperationEntry[] {
   return entries
 }
 
+/** The operation's path in Fastify's form: `/plants/{id}` becomes `/plants/:id`. */
+export const routePath = (entry: OperationEntry): string => entry.path.replace(/\{([^}]+)\}/g, ':$1')
+
 /** The JSON Schemas of an operation's parts, as Fastify takes them: body, params, query string, responses. */
 export interface RouteSchema {
   body?: Schema

@@ -7,8 +7,8 @@ import { refusedStart, type ServerProcess, startServer } from './helpers/server-
 
 const dir = mkdtempSync(join(tmpdir(), 'plant-store-'))
 const started: ServerProcess[] = []
-afterAll(() => {
-  for (const server of started) server.child.kill('SIGKILL')
+afterAll(async () => {
+  await Promise.all(started.map((server) => server.kill9()))
   rmSync(dir, { recursive: true, force: true })
 })
 
@@ -62,14 +62,14 @@ describe('the server process', () => {
     expect(large.status).toBe(413)
     expect(await large.json()).toEqual({ error: 413, message: 'the body is larger than 65536 bytes' })
 
-    first.child.kill('SIGKILL')
+    await first.kill9()
     expect(await first.exited).toBe('SIGKILL')
 
     const second = await start()
     const got = await send(second, `/plants/${id}`, { token: 'token-a' })
     expect(got.status).toBe(200)
     expect(await got.text()).toBe(`{"name":"Oak","id":${id},"tag":"tree"}`)
-    second.child.kill('SIGTERM')
+    second.signal('SIGTERM')
     expect(await second.exited).toBe(0)
     expect(second.output()).toContain('shutting down')
   })
@@ -81,7 +81,7 @@ describe('the server process', () => {
     )
     // Let the requests reach the server before the signal does.
     await new Promise((resolve) => setTimeout(resolve, 20))
-    server.child.kill('SIGTERM')
+    server.signal('SIGTERM')
     const statuses = await Promise.all(
       writes.map((write) => write.then((r) => r.status).catch(() => 'refused')),
     )
@@ -105,8 +105,8 @@ describe('the server process', () => {
     [{ PORT: 'http' }, 'PORT'],
     [{ NODE_ENV: 'production', SANDBOX: 'true' }, 'SANDBOX'],
   ])('refuses to start with %j', async (extra, variable) => {
-    const { code, output } = await refusedStart({ ...env, ...extra })
-    expect(code).toBe(1)
+    const { exit, output } = await refusedStart({ ...env, ...extra })
+    expect(exit).toBe(1)
     expect(output).toContain(variable)
   })
 })

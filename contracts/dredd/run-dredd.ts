@@ -5,17 +5,18 @@
 // transaction (operation x status) would send the same first request example. Here we compute, per
 // transaction, the request of the example Dredd expects (the response's first example, or the
 // x-example-names of a bodiless response), and the hooks send exactly that.
-import { spawn } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import SwaggerParser from '@apidevtools/swagger-parser'
 import { Converter } from '@apiture/openapi-down-convert'
+import * as commands from '../../scripts/lib/commands.js'
+import { repoRoot, runToExit, type Started, startProcess } from '../../scripts/lib/processes.js'
 import { UNKNOWN_TOKEN } from '../fixtures.js'
-import { type ConventionProblem, exampleCases } from '../lib/cases.js'
-import { documentedStatuses, type JsonSchema, loadDocument, repoRoot, specPath } from '../lib/document.js'
-import { type Started, startServer } from '../lib/processes.js'
+import type { ConventionProblem } from '../lib/cases.js'
+import { contractSpecPath, documentedStatuses, type JsonSchema, loadDocument } from '../lib/document.js'
+import { exampleCases } from '../lib/example-cases.js'
 import type { DreddPlan, PlannedTransaction } from './plan.js'
 
 const require = createRequire(import.meta.url)
@@ -27,7 +28,7 @@ const DREDD_TIMEOUT_MS = 120_000
 /** The converted document, with what Dredd's OpenAPI 3 reader needs and would otherwise reject. */
 async function dreddDocument(): Promise<unknown> {
   // parse(), not dereference(): the converted copy keeps its $refs, as the document has them.
-  const original = (await SwaggerParser.parse(specPath)) as object
+  const original = (await SwaggerParser.parse(contractSpecPath)) as object
   const converted = new Converter(original, { allOfTransform: false }).convert() as {
     paths: Record<
       string,
@@ -136,25 +137,30 @@ async function buildPlan(
   return { plan: { serverUrl, transactions, resultsFile: '' }, tokens, problems }
 }
 
-function runDredd(args: string[], env: Record<string, string>): Promise<number> {
-  return new Promise((resolve, reject) => {
-    // Own process group, so a time-out stops Dredd and anything it started.
-    const child = spawn(process.execPath, [dreddBin, ...args], {
-      cwd: repoRoot,
-      env: { ...process.env, ...env },
-      stdio: 'inherit',
-      detached: true,
-    })
-    const timer = setTimeout(() => {
-      if (child.pid) process.kill(-child.pid, 'SIGKILL')
-      reject(new Error(`Dredd still ran after ${DREDD_TIMEOUT_MS} ms`))
-    }, DREDD_TIMEOUT_MS)
-    child.once('error', reject)
-    child.once('exit', (code) => {
-      clearTimeout(timer)
-      resolve(code ?? 1)
-    })
+// A warning Dredd's logging library triggers on every run, about its own code: nothing to act on.
+const dreddNoise = [
+  /^\(node:\d+\) Warning: Accessing non-existent property 'padLevels'/,
+  /^\(Use `node --trace-warnings \.\.\.` to show where the warning was created\)/,
+]
+
+async function runDredd(args: string[], env: Record<string, string>): Promise<number> {
+  const partial = { stdout: '', stderr: '' }
+  const show = (chunk: string, stream: 'stdout' | 'stderr') => {
+    const lines = (partial[stream] + chunk).split('\n')
+    partial[stream] = lines.pop() ?? ''
+    for (const line of lines)
+      if (!dreddNoise.some((noise) => noise.test(line))) process[stream].write(`${line}\n`)
+  }
+  const { exit } = await runToExit({
+    name: 'Dredd',
+    command: process.execPath,
+    args: [dreddBin, ...args],
+    env,
+    timeoutMs: DREDD_TIMEOUT_MS,
+    onOutput: show,
   })
+  for (const stream of ['stdout', 'stderr'] as const) if (partial[stream]) show('\n', stream)
+  return typeof exit === 'number' ? exit : 1
 }
 
 async function main(): Promise<number> {
@@ -168,9 +174,15 @@ async function main(): Promise<number> {
     // Tokens are known only once the plan exists, and the plan needs the server's URL: plan first
     // with a placeholder, then start the server with the plan's tokens and fill the URL in.
     const { plan, tokens, problems } = await buildPlan('')
-    server = await startServer('real server (Dredd)', {
-      AUTH_TOKENS: tokens.map((t, i) => `dredd-${i + 1}:${t}`).join(',') || 'dredd-0:unused',
-    })
+    server = await startProcess(
+      commands.server({
+        name: 'real server (Dredd)',
+        env: {
+          NODE_ENV: 'test',
+          AUTH_TOKENS: tokens.map((t, i) => `dredd-${i + 1}:${t}`).join(',') || 'dredd-0:unused',
+        },
+      }),
+    )
     plan.serverUrl = server.url
     plan.resultsFile = join(work, 'hook-results.json')
     const planFile = join(work, 'plan.json')

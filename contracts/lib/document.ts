@@ -1,13 +1,10 @@
 // Reads spec/openapi.yaml into the plain shapes the contract suite and the Dredd runner work from.
-import { fileURLToPath } from 'node:url'
 import SwaggerParser from '@apidevtools/swagger-parser'
-import { listOperations, type Document as OpenApiDocument } from '../../src/spec.js'
+import { listOperations, type Document as OpenApiDocument, specPath } from '../../src/spec.js'
 
 // CONTRACT_SPEC points the suite and Prism at a draft of the document, to see what a proposed
 // change would break before making it; the real server always serves spec/openapi.yaml.
-export const specPath =
-  process.env.CONTRACT_SPEC || fileURLToPath(new URL('../../spec/openapi.yaml', import.meta.url))
-export const repoRoot = fileURLToPath(new URL('../../', import.meta.url))
+export const contractSpecPath = process.env.CONTRACT_SPEC || specPath
 
 // The subset of a dereferenced OpenAPI 3.1 document this suite reads. Our own types rather than
 // openapi-types': after dereferencing there are no $refs left, and strict mode would otherwise ask
@@ -79,7 +76,7 @@ export interface LoadedDocument {
   operations: OperationEntry[]
 }
 
-export async function loadDocument(path = specPath): Promise<LoadedDocument> {
+export async function loadDocument(path = contractSpecPath): Promise<LoadedDocument> {
   // validate() both checks the document against the OpenAPI 3.1 schema and dereferences it.
   const document = await SwaggerParser.validate(path)
   // The server's own reading of the operations, seen through this suite's plainer types.

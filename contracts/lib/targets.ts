@@ -1,10 +1,12 @@
 // The four targets of the contract run (real server, sandbox, Prism mock, Prism validation proxy):
 // starting them, a fresh principal per case, and setting up the plants a case needs.
+import * as commands from '../../scripts/lib/commands.js'
+import { listAll as listPages } from '../../scripts/lib/paging.js'
+import { type Started, startProcess } from '../../scripts/lib/processes.js'
 import { UNKNOWN_TOKEN } from '../fixtures.js'
 import type { Plant } from './cases.js'
+import { contractSpecPath } from './document.js'
 import { type Auth, type RequestSpec, send } from './http.js'
-import { mockArgs, proxyArgs } from './prism-args.js'
-import { type Started, startPrism, startServer } from './processes.js'
 
 export type TargetName = 'server' | 'sandbox' | 'proxy' | 'mock'
 
@@ -68,19 +70,17 @@ export async function startTargets(names: TargetName[]): Promise<Running> {
     // tracked) before the catch below stops them.
     const settled = await Promise.allSettled([
       want.has('server') || want.has('proxy')
-        ? track(startServer('real server', { AUTH_TOKENS: authTokensEnv }))
+        ? track(startProcess(commands.server({ env: { AUTH_TOKENS: authTokensEnv, NODE_ENV: 'test' } })))
         : undefined,
-      want.has('sandbox') ? track(startServer('sandbox', { SANDBOX: 'true' })) : undefined,
-      want.has('mock')
-        ? track(startPrism('Prism mock', mockArgs({ host: '127.0.0.1', port: 0 })))
-        : undefined,
+      want.has('sandbox') ? track(startProcess(commands.sandbox({ env: { NODE_ENV: 'test' } }))) : undefined,
+      want.has('mock') ? track(startProcess(commands.mock({ spec: contractSpecPath }))) : undefined,
     ])
     const failed = settled.filter((s): s is PromiseRejectedResult => s.status === 'rejected')
     if (failed.length) throw new Error(failed.map((f) => String(f.reason)).join('\n\n'))
     const [server, sandbox, mock] = settled.map((s) => (s.status === 'fulfilled' ? s.value : undefined))
     const proxy =
       want.has('proxy') && server
-        ? await track(startPrism('Prism proxy', proxyArgs({ host: '127.0.0.1', port: 0 }, server.url)))
+        ? await track(startProcess(commands.proxy(server.url, { spec: contractSpecPath })))
         : undefined
 
     const targets: Running['targets'] = {}
@@ -140,21 +140,8 @@ const json = (body: unknown): Pick<RequestSpec, 'contentType' | 'body'> => ({
 })
 
 /** Lists every plant of a principal, following the Link header from page to page. */
-export async function listAll(baseUrl: string, token: string): Promise<Plant[]> {
-  const plants: Plant[] = []
-  let path: string | undefined = '/plants?limit=100'
-  for (let page = 0; path && page < 100; page++) {
-    const answer = await send(
-      baseUrl,
-      { method: 'GET', path, auth: { kind: 'principal' } },
-      `Bearer ${token}`,
-    )
-    if (answer.status !== 200)
-      throw new Error(`setup: listing plants answered ${answer.status} ${answer.text}`)
-    plants.push(...(answer.json as Plant[]))
-    path = /^<([^>]+)>; rel="next"$/.exec(answer.headers.link ?? '')?.[1]
-  }
-  return plants
+export function listAll(baseUrl: string, token: string): Promise<Plant[]> {
+  return listPages<Plant>(baseUrl, '/plants?limit=100', { authorization: `Bearer ${token}` }, 100)
 }
 
 /**

@@ -1,6 +1,7 @@
 // The plant operations, one handler per operationId of spec/openapi.yaml.
 import { HttpError } from '../lib/errors.js'
 import { integerText, isInt64 } from '../lib/int64.js'
+import { nextLink } from '../lib/link.js'
 import type { Handlers } from '../types.js'
 
 export const plantHandlers: Handlers = {
@@ -23,7 +24,7 @@ export const plantHandlers: Handlers = {
     if (rows.length > limit && last) {
       const next = new URLSearchParams({ limit: String(limit), ...(tag === undefined ? {} : { tag }) })
       next.set('cursor', encodeCursor(BigInt(last.id)))
-      reply.header('link', `</plants?${next}>; rel="next"`)
+      reply.header('link', nextLink(`/plants?${next}`))
     }
     return page
   },

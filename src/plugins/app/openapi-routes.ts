@@ -2,7 +2,7 @@
 import type { RouteHandlerMethod } from 'fastify'
 import fp from 'fastify-plugin'
 import { HttpError } from '../../lib/errors.js'
-import { routeSchema } from '../../spec.js'
+import { routePath, routeSchema } from '../../spec.js'
 import type { Handlers } from '../../types.js'
 
 declare module 'fastify' {
@@ -24,7 +24,7 @@ export default fp(
       if (!handler) throw new Error(`no handler for operation ${entry.operationId}`)
       app.route({
         method: entry.method.toUpperCase(),
-        url: entry.path.replace(/\{([^}]+)\}/g, ':$1'),
+        url: routePath(entry),
         schema: routeSchema(entry),
         config: { secured: entry.secured },
         handler,

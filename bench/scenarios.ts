@@ -1,0 +1,104 @@
+// Runs a scenario: each target loaded in turn, round after round, so that noise on the machine hits
+// them alike; then one row of figures per target, medians over the rounds.
+import type { RequestEntry } from 'autocannon'
+import type { Started } from '../scripts/lib/processes.js'
+import { type LoadResult, runLoad, summarize } from './load.js'
+import { peakRss, resetPeakRss } from './metrics.js'
+import { median, pairedMedian, type Row } from './report.js'
+
+export interface Target {
+  name: string
+  process: Started
+  requests: () => RequestEntry[]
+}
+
+export interface Scenario {
+  name: string
+  /** The baseline first: each round loads the targets in this order. */
+  targets: Target[]
+}
+
+export interface LoadSettings {
+  rounds: number
+  /** Seconds of measured load per target per round. */
+  duration: number
+  /** Seconds of unmeasured load before a target's first round, so the JIT has settled. */
+  warmup: number
+  connections: number
+  /** A fixed offered load in req/s; unset, saturation. */
+  rate: number | undefined
+}
+
+export async function runScenario(scenario: Scenario, settings: LoadSettings): Promise<Row[]> {
+  const load = (target: Target, duration: number) =>
+    runLoad({
+      url: target.process.url,
+      connections: settings.connections,
+      duration,
+      requests: target.requests(),
+      pid: target.process.pid,
+      rate: settings.rate,
+    })
+  const resets = scenario.targets.map((t) => resetPeakRss(t.process.pid))
+  if (settings.warmup > 0) for (const target of scenario.targets) await load(target, settings.warmup)
+  const runs = new Map<Target, LoadResult[]>(scenario.targets.map((t) => [t, []]))
+  for (let round = 1; round <= settings.rounds; round++) {
+    for (const target of scenario.targets) {
+      const result = await load(target, settings.duration)
+      const ended = target.process.exit()
+      if (ended !== undefined)
+        throw new Error(`${target.process.name} ended during ${scenario.name} (${ended})`)
+      runs.get(target)?.push(result)
+      console.error(
+        `  ${scenario.name} · ${target.name} · round ${round}: ${result.rps.toFixed(0)} req/s` +
+          (result.non2xx + result.errors > 0 ? `, ${result.non2xx} non-2xx, ${result.errors} errors` : ''),
+      )
+    }
+  }
+  const rows = scenario.targets.map((target, i) =>
+    rowOf(scenario.name, target, runs.get(target) ?? [], resets[i]),
+  )
+  // Each round's ratio to the baseline's round next to it in time: neighbours share the noise.
+  const base = rows[0]
+  if (base) {
+    for (const row of rows.slice(1)) {
+      row.ratio = pairedMedian(row, base, (a, b) => a.rps / b.rps)
+      row.cpuRatio = pairedMedian(row, base, (a, b) => a.cpuUs / b.cpuUs)
+    }
+  }
+  return rows
+}
+
+function rowOf(scenario: string, target: Target, results: LoadResult[], peakWasReset = false): Row {
+  const requests = results.reduce((n, r) => n + r.requests, 0)
+  const rounds = results.map((r) => ({
+    rps: r.rps,
+    latency: summarize([r.latencies]),
+    cpuUs: (r.targetCpuMs * 1000) / (r.requests || 1),
+  }))
+  const statusCodes: Record<string, number> = {}
+  for (const r of results) {
+    for (const [code, count] of Object.entries(r.statusCodes))
+      statusCodes[code] = (statusCodes[code] ?? 0) + count
+  }
+  return {
+    scenario,
+    target: target.name,
+    rounds,
+    rps: median(rounds.map((r) => r.rps)),
+    latency: {
+      p50: median(rounds.map((r) => r.latency.p50)),
+      p99: median(rounds.map((r) => r.latency.p99)),
+      mean: median(rounds.map((r) => r.latency.mean)),
+    },
+    pooledLatency: summarize(results.map((r) => r.latencies)),
+    errors: results.reduce((n, r) => n + r.errors, 0),
+    non2xx: results.reduce((n, r) => n + r.non2xx, 0),
+    statusCodes,
+    peakRss: peakRss(target.process.pid),
+    cpuUsPerRequest: (results.reduce((n, r) => n + r.targetCpuMs, 0) * 1000) / (requests || 1),
+    clientCpuShare: results.reduce((n, r) => n + r.clientCpuShare, 0) / (results.length || 1),
+    stealShare: results.reduce((n, r) => n + r.stealShare, 0) / (results.length || 1),
+    ...(peakWasReset ? {} : { peakRssIsLifetime: true }),
+  }
+}

@@ -1,0 +1,134 @@
+// Cases from the document's named examples: one per response example, its request the request
+// example of the same name, or a derivation in contracts/fixtures.ts of the operation's base request.
+import { type Derivation, derivedExamples } from '../fixtures.js'
+import {
+  baseExampleName,
+  type ConventionProblem,
+  type ExampleCase,
+  headersFor,
+  JSON_TYPE,
+  jsonMedia,
+  type Plant,
+  requestFor,
+} from './cases.js'
+import { documentedStatuses, type OperationEntry, type Response } from './document.js'
+import type { RequestSpec } from './http.js'
+
+/** Every response example of an operation, with the status documenting it. */
+function responseExamples(entry: OperationEntry, problems: ConventionProblem[]) {
+  const found = new Map<string, { status: number; response: Response; mediaType?: string; value?: unknown }>()
+  for (const status of documentedStatuses(entry)) {
+    const response = entry.operation.responses[String(status)]
+    if (!response) continue
+    const add = (name: string, mediaType?: string, value?: unknown) => {
+      const seen = found.get(name)
+      if (seen && seen.status !== status) {
+        problems.push({
+          operationId: entry.operationId,
+          message: `example "${name}" is documented under both ${seen.status} and ${status}: a request cannot produce both`,
+        })
+        return
+      }
+      found.set(name, { status, response, mediaType, value })
+    }
+    for (const [mediaType, media] of Object.entries(response.content ?? {})) {
+      for (const [name, example] of Object.entries(media.examples ?? {})) add(name, mediaType, example.value)
+    }
+    for (const name of response['x-example-names'] ?? []) add(name)
+    if (!response.content && !response['x-example-names']?.length) {
+      problems.push({
+        operationId: entry.operationId,
+        message: `the bodiless ${status} response names no request example (x-example-names), so nothing exercises it`,
+      })
+    }
+  }
+  return found
+}
+
+/** The names of all request examples of an operation (parameters and body). */
+function requestExampleNames(entry: OperationEntry): Set<string> {
+  const names = new Set<string>()
+  for (const p of entry.parameters) for (const name of Object.keys(p.examples ?? {})) names.add(name)
+  for (const name of Object.keys(jsonMedia(entry.operation.requestBody?.content)?.examples ?? {}))
+    names.add(name)
+  return names
+}
+
+function derive(base: RequestSpec, derivation: Derivation): { request: RequestSpec; keepGivens: boolean } {
+  switch (derivation.kind) {
+    case 'no-token':
+      return { request: { ...base, auth: { kind: 'none' } }, keepGivens: false }
+    case 'unknown-token':
+      return { request: { ...base, auth: { kind: 'unknown' } }, keepGivens: false }
+    case 'oversized-body': {
+      const body = JSON.parse(base.body ?? '{}') as Record<string, unknown>
+      const padding = Math.max(0, derivation.bytes - (base.body ?? '').length)
+      body.name = `${String(body.name ?? '')}${'x'.repeat(padding)}`
+      return { request: { ...base, contentType: JSON_TYPE, body: JSON.stringify(body) }, keepGivens: true }
+    }
+    case 'raw-body':
+      return {
+        request: { ...base, contentType: derivation.contentType, body: derivation.body },
+        keepGivens: true,
+      }
+  }
+}
+
+export function exampleCases(
+  operations: OperationEntry[],
+  problems: ConventionProblem[] = [],
+): ExampleCase[] {
+  const cases: ExampleCase[] = []
+  for (const entry of operations) {
+    const responses = responseExamples(entry, problems)
+    const requestNames = requestExampleNames(entry)
+    for (const name of requestNames) {
+      if (!responses.has(name)) {
+        problems.push({
+          operationId: entry.operationId,
+          message: `request example "${name}" has no response example of the same name, so its answer is unspecified`,
+        })
+      }
+    }
+    const baseName = baseExampleName(entry)
+    for (const [name, documented] of responses) {
+      const derivation = requestNames.has(name) ? undefined : derivedExamples[name]
+      let built: { request: RequestSpec; givenPlants: Plant[] }
+      try {
+        if (requestNames.has(name)) {
+          built = requestFor(entry, name)
+        } else if (derivation && baseName !== undefined) {
+          const base = requestFor(entry, baseName)
+          const { request, keepGivens } = derive(base.request, derivation)
+          built = { request, givenPlants: keepGivens ? base.givenPlants : [] }
+        } else {
+          problems.push({
+            operationId: entry.operationId,
+            message: `response example "${name}" (${documented.status}) has no request example of the same name and no derivation in contracts/fixtures.ts`,
+          })
+          continue
+        }
+      } catch (error) {
+        problems.push({ operationId: entry.operationId, message: (error as Error).message })
+        continue
+      }
+      cases.push({
+        kind: 'example',
+        id: `${entry.operationId} · ${name}`,
+        entry,
+        example: name,
+        status: documented.status,
+        response: documented.response,
+        body:
+          documented.mediaType === undefined
+            ? undefined
+            : { mediaType: documented.mediaType, value: documented.value },
+        request: built.request,
+        givenPlants: built.givenPlants,
+        requiredHeaders: headersFor(documented.status, name),
+        derivation,
+      })
+    }
+  }
+  return cases
+}

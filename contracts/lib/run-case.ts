@@ -1,0 +1,150 @@
+// Runs one case on one target and judges the answer by the document: status, schema, exact body, and
+// the deviations listed for the target. Keeps what the run saw, for coverage and for the deviations test.
+import { isDeepStrictEqual } from 'node:util'
+import { deviationFor } from '../deviations.js'
+import type { Case, Plant } from './cases.js'
+import { Coverage } from './coverage.js'
+import type { JsonSchema, OperationEntry } from './document.js'
+import { type Answer, describeAnswer, describeRequest, type RequestSpec, send } from './http.js'
+import { authorization, type Running, setUpPlants, type Target, type TargetName } from './targets.js'
+import { validateAnswer, validateErrorAnswer } from './validate.js'
+
+export interface Expectation {
+  status: number
+  /** The exact body for a real implementation: the example's value, '' for a bodiless response. */
+  body?: { value: unknown } | 'empty'
+}
+
+export function expectationOf(c: Case): Expectation {
+  if (c.kind === 'generated') return { status: c.status }
+  return { status: c.status, body: c.body ? { value: c.body.value } : 'empty' }
+}
+
+export class CaseRunner {
+  readonly coverage: Coverage
+  /** `target|case` for each deviation the run met, to prove every listed one still happens. */
+  readonly deviationsMet = new Set<string>()
+  /** The real server's answer per case, shown next to another target's answer when they differ. */
+  private readonly serverAnswers = new Map<string, Answer>()
+  running: Running | undefined
+
+  constructor(
+    operations: OperationEntry[],
+    targets: readonly string[],
+    private readonly errorSchema: JsonSchema | undefined,
+  ) {
+    this.coverage = new Coverage(operations, targets)
+  }
+
+  target(name: TargetName): Target {
+    const t = this.running?.targets[name]
+    if (!t) throw new Error(`${name} is not running`)
+    return t
+  }
+
+  /** What is wrong with an answer, judged by the document; empty when it conforms. */
+  conformance(
+    c: Case,
+    answer: Answer,
+    expected: Expectation,
+    opts: { exactBody: boolean; validate: boolean },
+  ) {
+    const problems: string[] = []
+    if (answer.status !== expected.status)
+      problems.push(`status ${answer.status}, the document says ${expected.status}`)
+    if (opts.validate) {
+      const found = c.entry
+        ? validateAnswer(c.entry, answer, { requiredHeaders: c.requiredHeaders })
+        : validateErrorAnswer(this.errorSchema, answer)
+      problems.push(...found)
+    }
+    if (opts.exactBody && expected.body !== undefined) {
+      if (expected.body === 'empty') {
+        if (answer.text !== '') problems.push('the body should be empty')
+      } else if (!answer.isJson || !isDeepStrictEqual(answer.json, expected.body.value)) {
+        problems.push('the body is not the example body')
+      }
+    }
+    return problems
+  }
+
+  message(
+    c: Case,
+    targetName: string,
+    request: RequestSpec,
+    given: Plant[],
+    expected: Expectation,
+    answer: Answer,
+    problems: string[],
+  ) {
+    const documented =
+      expected.body === undefined || expected.body === 'empty'
+        ? `${expected.status}${expected.body === 'empty' ? ' (no body)' : ''}`
+        : `${expected.status} ${JSON.stringify(expected.body.value)}`
+    const serverAnswer = targetName !== 'server' ? this.serverAnswers.get(c.id) : undefined
+    return [
+      `${c.id} — on the ${targetName}`,
+      `  request:  ${describeRequest(request)}`,
+      ...(given.length ? [`  given:    ${JSON.stringify(given)}`] : []),
+      `  document: ${documented}`,
+      `  answer:   ${describeAnswer(answer)}`,
+      ...(serverAnswer ? [`  server:   ${describeAnswer(serverAnswer)}`] : []),
+      ...problems.map((p) => `  - ${p}`),
+    ].join('\n')
+  }
+
+  async run(targetName: TargetName, c: Case): Promise<void> {
+    const t = this.target(targetName)
+    const token = t.newToken()
+    const given = c.givenPlants
+    if (c.request.auth.kind === 'principal') await setUpPlants(t, token, given)
+    const answer = await send(t.url, c.request, authorization(t, c.request.auth, token))
+    if (targetName === 'server') this.serverAnswers.set(c.id, answer)
+
+    const expected = expectationOf(c)
+    // The mock answers examples, not state: its bodies are checked by the Prefer tests instead.
+    // On generated cases only its status must agree (its own 400s are not the document's Error).
+    const opts = {
+      exactBody: targetName !== 'mock',
+      validate: targetName !== 'mock' || c.kind === 'example',
+    }
+    const problems = this.conformance(c, answer, expected, opts)
+    const deviation = deviationFor(targetName, c.id)
+
+    if (deviation) {
+      this.deviationsMet.add(`${targetName}|${c.id}`)
+      const listed = `${deviation.answer.status}${deviation.answer.contentType ? ` ${deviation.answer.contentType}` : ''}`
+      const holds =
+        answer.status === deviation.answer.status &&
+        (deviation.answer.contentType === undefined || answer.mediaType === deviation.answer.contentType)
+      if (deviation.document.status !== expected.status) {
+        throw new Error(
+          this.message(c, targetName, c.request, given, expected, answer, [
+            `contracts/deviations.ts says the document answers ${deviation.document.status} here, but it now says ${expected.status}: update the entry`,
+          ]),
+        )
+      }
+      if (problems.length === 0) {
+        throw new Error(
+          this.message(c, targetName, c.request, given, expected, answer, [
+            `listed in contracts/deviations.ts (${listed}), but the ${targetName} now follows the document: remove the entry`,
+          ]),
+        )
+      }
+      if (!holds) {
+        throw new Error(
+          this.message(c, targetName, c.request, given, expected, answer, [
+            `contracts/deviations.ts lists the answer ${listed} ("${deviation.why}"), the ${targetName} answered otherwise`,
+            ...problems,
+          ]),
+        )
+      }
+      return
+    }
+
+    if (problems.length)
+      throw new Error(this.message(c, targetName, c.request, given, expected, answer, problems))
+    // Only an answer checked against the document counts as exercising a documented response.
+    if (c.entry && opts.validate) this.coverage.record(targetName, c.entry.operationId, answer.status, c.id)
+  }
+}

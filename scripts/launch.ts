@@ -1,0 +1,43 @@
+// `npm run mock`, `npm run mock:dynamic`, `npm run proxy` and `npm run sandbox`: start the mock, the
+// proxy or the sandbox with the command lines the tests use, on the address the environment names,
+// and pass SIGINT, SIGTERM and SIGHUP on to it.
+//
+//   mock, mock:dynamic    MOCK_HOST, MOCK_PORT (default 127.0.0.1:4010)
+//   proxy                 PROXY_HOST, PROXY_PORT (default 127.0.0.1:4011), PROXY_UPSTREAM (default
+//                         http://127.0.0.1:3000), the real server behind it
+//   sandbox               HOST, PORT (default 127.0.0.1:3000); the built server (npm run build)
+import { spawn } from 'node:child_process'
+import { type Listen, mock, proxy, sandbox } from './lib/commands.js'
+
+function listen(prefix: string, port: number): Listen {
+  const raw = process.env[`${prefix}PORT`]
+  const value = raw === undefined || raw === '' ? port : Number(raw)
+  if (!Number.isInteger(value) || value < 0 || value > 65535) {
+    console.error(`${prefix}PORT must be a port number (0-65535), not ${JSON.stringify(raw)}`)
+    process.exit(2)
+  }
+  return { host: process.env[`${prefix}HOST`] || '127.0.0.1', port: value }
+}
+
+const what = process.argv[2]
+const command =
+  what === 'mock' || what === 'mock:dynamic'
+    ? mock({ listen: listen('MOCK_', 4010) }, what === 'mock:dynamic')
+    : what === 'proxy'
+      ? proxy(process.env.PROXY_UPSTREAM || 'http://127.0.0.1:3000', { listen: listen('PROXY_', 4011) })
+      : what === 'sandbox'
+        ? sandbox({ listen: listen('', 3000), built: true, env: { LOG_LEVEL: process.env.LOG_LEVEL } })
+        : undefined
+if (!command) {
+  console.error('usage: launch.ts mock | mock:dynamic | proxy | sandbox')
+  process.exit(2)
+}
+
+const child = spawn(command.command, command.args, {
+  env: { ...process.env, ...command.env },
+  stdio: 'inherit',
+})
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+  process.on(signal, () => child.kill(signal))
+}
+child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)))

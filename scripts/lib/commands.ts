@@ -1,0 +1,129 @@
+// The command lines that start the real server, the sandbox, the Prism mock and the Prism proxy, in
+// one place: the launchers (`npm run mock`, …), the tests, the contract suite and the benchmark all
+// start them from here, so what is tested is what developers run.
+import { createRequire } from 'node:module'
+import { join } from 'node:path'
+import { specPath } from '../../src/spec.js'
+import { repoRoot, type StartOptions } from './processes.js'
+
+/** Fastify logs `Server listening at http://HOST:PORT` once it listens; the baseline prints the same. */
+export const serverListening = /Server listening at (http:\/\/[^\s",]+)/
+/** Prism prints `Prism is listening on http://HOST:PORT` once its routes are loaded. */
+export const prismListening = /Prism is listening on (http:\/\/[^\s",]+)/
+
+export interface Listen {
+  host: string
+  port: number
+}
+
+const loopback: Listen = { host: '127.0.0.1', port: 0 }
+
+/**
+ * The real server: the built `dist/server.js` (as `npm start` and production run it), or the
+ * TypeScript sources through tsx, so a test run checks the code as it is, unbuilt.
+ * `CONTRACT_SERVER_CMD` (e.g. `node dist/server.js`) overrides the sources' command.
+ */
+export function serverCommand(built = false): { command: string; args: string[] } {
+  if (built) return { command: process.execPath, args: [join(repoRoot, 'dist', 'server.js')] }
+  const custom = process.env.CONTRACT_SERVER_CMD?.trim()
+  if (custom) {
+    const [command = 'node', ...args] = custom.split(/\s+/)
+    return { command, args }
+  }
+  return { command: process.execPath, args: ['--import', 'tsx', join(repoRoot, 'src', 'server.ts')] }
+}
+
+export interface ServerOptions {
+  name?: string
+  listen?: Listen
+  /** The server's environment on top of a loopback address, a free port and an in-memory store. */
+  env?: Record<string, string | undefined>
+  built?: boolean
+  logFile?: string
+  /** The environment holds PATH and these alone, nothing inherited. */
+  cleanEnv?: boolean
+}
+
+export function server(options: ServerOptions = {}) {
+  const { name = 'real server', listen = loopback, env = {}, built, logFile, cleanEnv } = options
+  return {
+    name,
+    ...serverCommand(built),
+    env: {
+      HOST: listen.host,
+      PORT: String(listen.port),
+      DATABASE_URL: 'sqlite::memory:',
+      // The "listening" line is an info line.
+      LOG_LEVEL: 'info',
+      ...env,
+    },
+    cleanEnv,
+    logFile,
+    listening: serverListening,
+  } satisfies StartOptions
+}
+
+/** The sandbox is the real server with SANDBOX=true and a store in memory. */
+export function sandbox(options: ServerOptions = {}) {
+  return server({
+    name: 'sandbox',
+    ...options,
+    env: { SANDBOX: 'true', DATABASE_URL: 'sqlite::memory:', ...options.env },
+  })
+}
+
+const require = createRequire(import.meta.url)
+export const prismCli = require.resolve('@stoplight/prism-cli/dist/index.js')
+
+export interface PrismOptions {
+  listen?: Listen
+  /** The document Prism serves: spec/openapi.yaml unless a draft is being tried. */
+  spec?: string
+  logFile?: string
+}
+
+/** `prism mock`: the document's examples, or data generated from its schemas with `dynamic`. */
+export function mock({ listen = loopback, spec = specPath, logFile }: PrismOptions = {}, dynamic = false) {
+  return prism('Prism mock', logFile, ['mock', spec, ...address(listen), ...(dynamic ? ['--dynamic'] : [])])
+}
+
+/**
+ * `prism proxy` in front of a real server, a response that violates the document becoming an error.
+ *
+ * --errors: a response violation is answered with Prism's 500 VIOLATIONS problem instead of the
+ *   upstream's response, so a non-conforming server fails whoever calls through the proxy.
+ * --validate-request=false: with --errors, Prism answers an invalid request itself (422) rather
+ *   than forwarding it; the document says the server answers those (400), so they must reach it.
+ *   Prism still checks security itself: see contracts/deviations.ts.
+ */
+export function proxy(upstream: string, { listen = loopback, spec = specPath, logFile }: PrismOptions = {}) {
+  return prism('Prism proxy', logFile, [
+    'proxy',
+    spec,
+    upstream,
+    ...address(listen),
+    '--errors',
+    '--validate-request=false',
+  ])
+}
+
+// -m false: one process, so its pid is the one to stop and measure, with no cluster bookkeeping.
+const address = ({ host, port }: Listen) => [
+  '--host',
+  host,
+  '--port',
+  String(port),
+  '--multiprocess',
+  'false',
+]
+
+function prism(name: string, logFile: string | undefined, args: string[]) {
+  return {
+    name,
+    command: process.execPath,
+    args: [prismCli, ...args],
+    env: {},
+    logFile,
+    listening: prismListening,
+  } satisfies StartOptions
+}
