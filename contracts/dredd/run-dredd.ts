@@ -198,6 +198,8 @@ async function main(): Promise<number> {
         '--language',
         'nodejs',
         // Dredd's reader warns about every OpenAPI 3 feature it ignores; DREDD_LOGLEVEL=warning shows them.
+        // Colour only for a terminal: in a CI log or a file the codes are noise.
+        ...(process.stdout.isTTY && !process.env.NO_COLOR ? [] : ['--color', 'false']),
         '--loglevel',
         process.env.DREDD_LOGLEVEL ?? 'error',
         '--reporter',

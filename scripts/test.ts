@@ -1,0 +1,119 @@
+// `npm test`: every check the project has, one stage after another, each stage's output shown as it
+// comes; then one line of totals over all of them. A stage that fails does not stop the others.
+import { existsSync, readFileSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
+import { repoRoot, runToExit } from './lib/processes.js'
+
+interface Stage {
+  name: string
+  command: string[]
+  /** The JUnit report the stage writes, whose counts stand for it; without one, the stage is one check. */
+  junit?: string
+}
+
+const stages: Stage[] = [
+  { name: 'lint: Biome', command: ['biome', 'check', '.'] },
+  { name: 'lint: TypeScript', command: ['tsc', '--noEmit'] },
+  { name: 'lint: the OpenAPI document', command: ['tsx', 'scripts/lint-spec.ts'] },
+  {
+    name: 'unit and integration tests',
+    command: [
+      'vitest',
+      'run',
+      '--reporter=default',
+      '--reporter=junit',
+      '--outputFile.junit=reports/unit.junit.xml',
+    ],
+    junit: 'reports/unit.junit.xml',
+  },
+  {
+    name: 'contract suite',
+    command: ['vitest', 'run', '--config', 'contracts/vitest.config.ts'],
+    junit: 'reports/contract.junit.xml',
+  },
+  { name: 'Dredd', command: ['tsx', 'contracts/dredd/run-dredd.ts'], junit: 'reports/dredd.junit.xml' },
+  { name: 'build', command: ['tsc', '-p', 'tsconfig.build.json'] },
+  { name: 'benchmark, quick mode', command: ['tsx', 'bench/run-bench.ts', '--quick'] },
+]
+
+interface Counts {
+  passed: number
+  failed: number
+  skipped: number
+}
+
+// Colour codes are noise in a CI log or a file: only a terminal gets them.
+const colour = process.stdout.isTTY && !process.env.NO_COLOR
+const env = {
+  PATH: `${join(repoRoot, 'node_modules', '.bin')}:${process.env.PATH}`,
+  ...(colour ? {} : { NO_COLOR: '1', FORCE_COLOR: '0' }),
+}
+
+const results: { stage: Stage; counts: Counts; seconds: number; note?: string }[] = []
+for (const stage of stages) {
+  console.log(`\n== ${stage.name}: ${stage.command.join(' ')}`)
+  if (stage.junit) rmSync(join(repoRoot, stage.junit), { force: true })
+  const began = performance.now()
+  const [command = '', ...args] = stage.command
+  const { exit } = await runToExit({
+    name: stage.name,
+    command,
+    args: colour ? args : [...args, ...noColourArgs(command)],
+    env,
+    timeoutMs: 20 * 60_000,
+    onOutput: (chunk, stream) => process[stream].write(chunk),
+  })
+  const seconds = (performance.now() - began) / 1000
+  const ok = exit === 0
+  const counted = stage.junit ? readJunit(join(repoRoot, stage.junit)) : undefined
+  let counts = counted ?? { passed: ok ? 1 : 0, failed: ok ? 0 : 1, skipped: 0 }
+  let note: string | undefined
+  // A runner that fails before or after its tests (a crash, a failed hook) still fails the stage.
+  if (!ok && counts.failed === 0) {
+    counts = { ...counts, failed: 1 }
+    note = `exited with ${exit}`
+  }
+  results.push({ stage, counts, seconds, note })
+}
+
+const total = results.reduce(
+  (sum, { counts }) => ({
+    passed: sum.passed + counts.passed,
+    failed: sum.failed + counts.failed,
+    skipped: sum.skipped + counts.skipped,
+  }),
+  { passed: 0, failed: 0, skipped: 0 },
+)
+console.log('\n== Summary')
+for (const { stage, counts, seconds, note } of results) {
+  const skipped = counts.skipped ? `, ${counts.skipped} skipped` : ''
+  console.log(
+    `${counts.failed ? 'FAIL' : 'ok  '} ${stage.name}: ${counts.passed} passed, ${counts.failed} failed${skipped}` +
+      ` (${seconds.toFixed(0)} s)${note ? `, ${note}` : ''}`,
+  )
+}
+console.log(
+  `Total: ${total.passed} passed, ${total.failed} failed${total.skipped ? `, ${total.skipped} skipped` : ''}`,
+)
+process.exitCode = total.failed > 0 ? 1 : 0
+
+// Tools that colour by default whatever their output is.
+function noColourArgs(command: string): string[] {
+  if (command === 'biome') return ['--colors=off']
+  if (command === 'tsc') return ['--pretty', 'false']
+  return []
+}
+
+/** The counts of a JUnit report, or undefined when the stage wrote none. */
+function readJunit(file: string): Counts | undefined {
+  if (!existsSync(file)) return undefined
+  const xml = readFileSync(file, 'utf8')
+  const suites = [...xml.matchAll(/<testsuite\s[^>]*>/g)].map((m) => m[0])
+  const attr = (tag: string, name: string) => Number(new RegExp(`\\s${name}="(\\d+)"`).exec(tag)?.[1] ?? 0)
+  const sum = (...names: string[]) =>
+    suites.reduce((n, tag) => n + names.reduce((m, name) => m + attr(tag, name), 0), 0)
+  const tests = sum('tests')
+  const failed = sum('failures', 'errors')
+  const skipped = sum('skipped', 'skip')
+  return { passed: tests - failed - skipped, failed, skipped }
+}
