@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import * as commands from '../scripts/lib/commands.js'
 import { repoRoot, runToExit } from '../scripts/lib/processes.js'
+import { nextAddress } from '../src/lib/link.js'
 import { givenPlants } from '../src/spec.js'
 import { deviations } from './deviations.js'
 import type { ConventionProblem, Plant } from './lib/cases.js'
@@ -127,7 +128,7 @@ for (const targetName of TARGETS.filter((t) => t !== 'mock')) {
       const firstProblems = validateAnswer(listPlants, first, { requiredHeaders: ['link'] })
       expect(first.json, `page 1: ${describeAnswer(first)}\n${firstProblems.join('\n')}`).toEqual([plants[0]])
       expect(firstProblems, describeAnswer(first)).toEqual([])
-      const next = /^<([^>]+)>; rel="next"$/.exec(first.headers.link ?? '')?.[1]
+      const next = nextAddress(first.headers.link)
       if (!next) throw new Error(`page 1 has no Link to follow: ${describeAnswer(first)}`)
       const second = await send(t.url, { method: 'GET', path: next, auth: { kind: 'principal' } }, auth)
       expect(second.json, `page 2 (${next}): ${describeAnswer(second)}`).toEqual([plants[1]])

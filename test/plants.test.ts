@@ -1,6 +1,7 @@
 // Each plant operation's success and failure paths through app.inject.
 import type { FastifyInstance } from 'fastify'
 import { beforeEach, describe, expect, it } from 'vitest'
+import { nextAddress } from '../src/lib/link.js'
 import { ALICE, BOB, build } from './helpers/build.js'
 
 let app: FastifyInstance
@@ -118,15 +119,14 @@ describe('listPlants', () => {
       seen.push(...res.json().map((p: { id: number }) => p.id))
       const link = res.headers.link as string | undefined
       if (link) expect(link).toMatch(/^<[^>]+>; rel="next"$/)
-      url = link?.slice(1, link.indexOf('>'))
+      url = nextAddress(link)
     }
     expect(seen).toEqual([1, 2, 3])
   })
 
   it('keeps the tag filter across pages', async () => {
     const first = await app.inject({ url: '/plants?limit=1&tag=herb', headers: ALICE })
-    const link = String(first.headers.link)
-    const second = await app.inject({ url: link.slice(1, link.indexOf('>')), headers: ALICE })
+    const second = await app.inject({ url: String(nextAddress(String(first.headers.link))), headers: ALICE })
     expect(second.json()).toEqual([{ id: 3, name: 'Mint', tag: 'herb' }])
   })
 
