@@ -3,6 +3,8 @@
 // happening fails the run too, so this list only ever shrinks knowingly. Nothing here may hide a
 // bug of the real server: the real server has no entry and cannot have one.
 
+import type { Probe } from './lib/probes.js'
+
 export interface Deviation {
   target: 'mock' | 'proxy' | 'sandbox'
   /** Case ids as the suite names them: `operationId · example` or `operationId · generated case`. */
@@ -140,3 +142,135 @@ export const deviations: Deviation[] = [
 export function deviationFor(target: string, caseId: string): Deviation | undefined {
   return deviations.find((d) => d.target === target && d.cases.includes(caseId))
 }
+
+// ---- Classes of generated requests (contracts/explore.contract.ts) ---------------------------------
+
+/**
+ * A class of generated requests that a target answers otherwise than the document says, with the
+ * statuses it gives instead. Listed classes must each occur in a default run; the real server has
+ * none and can have none.
+ */
+export interface ExplorationDeviation {
+  target: 'mock' | 'sandbox'
+  name: string
+  when: (probe: Probe, documented: number) => boolean
+  /** The statuses the target answers such a request with. */
+  answers: number[]
+  why: string
+}
+
+const has = (probe: Probe, feature: Probe['features'][number]) => probe.features.includes(feature)
+const pathValue = (probe: Probe) => probe.path.split('?')[0]?.split('/')[2] ?? ''
+const queryValue = (probe: Probe, name: string) =>
+  new URLSearchParams(probe.path.split('?')[1] ?? '').get(name)
+
+export const explorationDeviations: ExplorationDeviation[] = [
+  // ---- The Prism mock: examples, no state, its own reading of numbers and media types ----
+  {
+    target: 'mock',
+    name: 'ids beyond ±(2^53−1) are refused',
+    when: (probe) => has(probe, 'id beyond 2^53'),
+    answers: [400],
+    why: 'Prism checks int64 with JavaScript numbers: an id past Number.MAX_SAFE_INTEGER fails its int64 format, in a path and in a body alike.',
+  },
+  {
+    target: 'mock',
+    name: 'no state: a plant the caller does not have is found',
+    when: (probe, documented) => probe.defect === undefined && documented === 404,
+    answers: [200, 204],
+    why: 'Prism keeps no state: every int64 id is valid to it, so it answers the lowest 2xx for any plant.',
+  },
+  {
+    target: 'mock',
+    name: 'no state: a taken id is created again',
+    when: (probe, documented) => probe.defect === undefined && documented === 409,
+    answers: [200],
+    why: 'Prism keeps no state: it cannot know the caller already owns the plant, so a valid body gets the lowest 2xx.',
+  },
+  {
+    target: 'mock',
+    name: 'any bearer token is accepted',
+    when: (probe) =>
+      probe.defect === 'auth: unknown token' ||
+      (probe.defect === 'auth: malformed' &&
+        probe.auth.kind === 'header' &&
+        /^Bearer \S/.test(probe.auth.value)),
+    answers: [200, 204],
+    why: 'Prism checks only that the Authorization header starts with `Bearer ` and a token; no token is unknown to it.',
+  },
+  {
+    target: 'mock',
+    name: 'a cursor the server did not make is accepted',
+    when: (probe) => probe.defect === 'query: unknown cursor',
+    answers: [200],
+    why: 'The cursor is an opaque string in the schema; only the server knows which cursors it made.',
+  },
+  {
+    target: 'mock',
+    name: 'a limit written empty or in hexadecimal is read as a number',
+    when: (probe) =>
+      probe.defect === 'query: not an integer' && ['', '0x10'].includes(queryValue(probe, 'limit') ?? '-'),
+    answers: [200],
+    why: 'Prism turns query values into numbers with JavaScript’s Number(): `` is 0 to it and `0x10` is 16, both then valid.',
+  },
+  {
+    target: 'mock',
+    name: 'an id written in another notation is read as a number',
+    when: (probe) =>
+      probe.defect === 'path: not an int64' &&
+      ['007', '+1', '0x10', '%201', '1%20', '1.0', '1e3', '%20'].includes(pathValue(probe)),
+    answers: [200, 204],
+    why: 'Prism turns path values into numbers with JavaScript’s Number(): `007`, `+1`, `0x10`, ` 1`, `1.0`, `1e3` and even ` ` (0) pass as integers.',
+  },
+  {
+    target: 'mock',
+    name: 'a body over the size limit is accepted',
+    when: (probe) => probe.defect === 'body: too large',
+    answers: [200],
+    why: 'The 65536-byte limit is prose (info.description), not schema; Prism accepts bodies up to 10 MB.',
+  },
+  {
+    target: 'mock',
+    name: 'a +json media type is read as JSON',
+    when: (probe) => probe.defect === 'content type: unsupported' && /\+json$/.test(probe.contentType ?? ''),
+    answers: [200],
+    why: 'Prism reads any `+json` media type (merge-patch, problem) as the documented application/json.',
+  },
+  {
+    target: 'mock',
+    name: 'a body without a Content-Type is a 400, not a 415',
+    when: (probe) => probe.defect === 'content type: none',
+    answers: [400],
+    why: 'Prism reads a body without a Content-Type as no body, and answers the missing required body as invalid.',
+  },
+  {
+    target: 'mock',
+    name: 'malformed JSON gets Prism’s own error body',
+    when: (probe) => probe.defect === 'body: malformed JSON',
+    answers: [400],
+    why: 'Prism answers malformed JSON itself with {"error":{"code":"invalid_json"}}, which is not the document’s Error.',
+  },
+  {
+    target: 'mock',
+    name: 'a string that is not Unicode text is accepted',
+    when: (probe) => probe.defect === 'body: not Unicode text',
+    answers: [200],
+    why: 'The rule is prose (info.description), not schema: JSON Schema’s string takes a lone surrogate.',
+  },
+  {
+    target: 'mock',
+    name: 'a body sent to an operation without one is validated',
+    when: (probe) => has(probe, 'body on an operation without one'),
+    answers: [400],
+    why: 'Prism validates whatever JSON body comes with a request against the operation, which has none to allow.',
+  },
+
+  // ---- The sandbox: any token is a principal, by design ----
+  {
+    target: 'sandbox',
+    name: 'any bearer token is a principal',
+    when: (probe) => probe.defect === 'auth: unknown token',
+    answers: [200, 204, 404, 409],
+    why: 'By design the sandbox accepts any bearer token, each a new principal seeded with the example plants.',
+  },
+]

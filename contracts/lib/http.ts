@@ -46,7 +46,11 @@ export async function send(
   const response = await fetch(new URL(request.path, baseUrl), {
     method: request.method,
     headers,
-    body: request.body,
+    // A string body makes fetch add `text/plain` when no Content-Type is given; bytes it sends bare.
+    body:
+      request.body !== undefined && request.contentType === undefined
+        ? new TextEncoder().encode(request.body)
+        : request.body,
     redirect: 'manual',
     signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
   })

@@ -38,7 +38,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The plant's id, any int64 (addition to 1.0.0). */
+                /**
+                 * @description The plant's id, any int64, in decimal digits with an optional minus sign and no leading
+                 *     zeros or plus sign (addition to 1.0.0).
+                 */
                 id: components["parameters"]["PlantId"];
             };
             cookie?: never;
@@ -139,7 +142,10 @@ export interface components {
         };
     };
     parameters: {
-        /** @description The plant's id, any int64 (addition to 1.0.0). */
+        /**
+         * @description The plant's id, any int64, in decimal digits with an optional minus sign and no leading
+         *     zeros or plus sign (addition to 1.0.0).
+         */
         PlantId: number | bigint;
     };
     requestBodies: never;
@@ -254,7 +260,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The plant's id, any int64 (addition to 1.0.0). */
+                /**
+                 * @description The plant's id, any int64, in decimal digits with an optional minus sign and no leading
+                 *     zeros or plus sign (addition to 1.0.0).
+                 */
                 id: components["parameters"]["PlantId"];
             };
             cookie?: never;
@@ -280,7 +289,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The plant's id, any int64 (addition to 1.0.0). */
+                /**
+                 * @description The plant's id, any int64, in decimal digits with an optional minus sign and no leading
+                 *     zeros or plus sign (addition to 1.0.0).
+                 */
                 id: components["parameters"]["PlantId"];
             };
             cookie?: never;
@@ -320,7 +332,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The plant's id, any int64 (addition to 1.0.0). */
+                /**
+                 * @description The plant's id, any int64, in decimal digits with an optional minus sign and no leading
+                 *     zeros or plus sign (addition to 1.0.0).
+                 */
                 id: components["parameters"]["PlantId"];
             };
             cookie?: never;
