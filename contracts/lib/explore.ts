@@ -8,8 +8,8 @@ import { nextAddress } from '../../src/lib/link.js'
 import type { GivenPlant } from '../../src/spec.js'
 import { UNKNOWN_TOKEN } from '../fixtures.js'
 import { lowestSuccess, type OperationEntry } from './document.js'
-import { type Answer, type RequestSpec, send } from './http.js'
-import type { Defect, Probe } from './probes.js'
+import { type Answer, send } from './http.js'
+import { type Defect, type Probe, requestOf } from './probes.js'
 import type { Target } from './targets.js'
 import { validateAnswer } from './validate.js'
 
@@ -165,14 +165,7 @@ export class Principal {
 
   /** Sends the probe and reads back what a 200 create stored. */
   async send(probe: Probe): Promise<{ answer: Answer; readBack?: Answer }> {
-    const request: RequestSpec = {
-      method: probe.method,
-      path: probe.path,
-      auth: { kind: 'principal' },
-      ...(probe.contentType === undefined ? {} : { contentType: probe.contentType }),
-      ...(probe.body === undefined ? {} : { body: probe.body }),
-    }
-    const answer = await send(this.target.url, request, this.authorization(probe))
+    const answer = await send(this.target.url, requestOf(probe), this.authorization(probe))
     let readBack: Answer | undefined
     if (
       this.target.stateUrl &&

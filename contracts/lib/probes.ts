@@ -7,6 +7,7 @@ import fc from 'fast-check'
 import { INT64_MAX, INT64_MIN } from '../../src/lib/int64.js'
 import type { JsonSchema, OperationEntry, Parameter } from './document.js'
 import { objectShape } from './generated-cases.js'
+import { type Auth, describeRequest, type RequestSpec } from './http.js'
 import { type IntegerForm, integer, type JsonNode, render, string, value } from './json-text.js'
 
 /** The one thing wrong with a request; the document gives each a status (see `defectStatus`). */
@@ -51,12 +52,6 @@ export type Feature =
   | 'query: empty value'
   | 'body on an operation without one'
 
-export type ProbeAuth =
-  | { kind: 'principal' }
-  | { kind: 'none' }
-  | { kind: 'unknown' }
-  | { kind: 'header'; value: string }
-
 export interface Probe {
   entry: OperationEntry
   defect: Defect | undefined
@@ -64,7 +59,7 @@ export interface Probe {
   method: string
   /** Path and query string, as sent. */
   path: string
-  auth: ProbeAuth
+  auth: Auth
   contentType?: string
   body?: string
   /** What a correct reader makes of the body (ids as bigint), when it is valid JSON. */
@@ -296,21 +291,21 @@ interface Parts {
   features: Feature[]
   pathValues: Record<string, string>
   query: [string, string][]
-  auth: ProbeAuth
+  auth: Auth
   contentType?: string
   body?: string
   bodyValue?: unknown
   id?: bigint
 }
 
-const authDefects: fc.Arbitrary<{ auth: ProbeAuth; defect: Defect; queryToken?: boolean }> = fc.oneof(
-  fc.constant({ auth: { kind: 'none' } as ProbeAuth, defect: 'auth: none' as Defect }),
+const authDefects: fc.Arbitrary<{ auth: Auth; defect: Defect; queryToken?: boolean }> = fc.oneof(
+  fc.constant({ auth: { kind: 'none' } as Auth, defect: 'auth: none' as Defect }),
   fc
     .constantFrom('Basic dXNlcjpwYXNz', 'Bearer', 'Bearer ', 'token-a', 'Bearer a b', 'Bearertoken')
-    .map((value) => ({ auth: { kind: 'header', value } as ProbeAuth, defect: 'auth: malformed' as Defect })),
-  fc.constant({ auth: { kind: 'unknown' } as ProbeAuth, defect: 'auth: unknown token' as Defect }),
+    .map((value) => ({ auth: { kind: 'header', value } as Auth, defect: 'auth: malformed' as Defect })),
+  fc.constant({ auth: { kind: 'unknown' } as Auth, defect: 'auth: unknown token' as Defect }),
   fc.constant({
-    auth: { kind: 'none' } as ProbeAuth,
+    auth: { kind: 'none' } as Auth,
     defect: 'auth: token in the query string' as Defect,
     queryToken: true,
   }),
@@ -547,18 +542,16 @@ export function probeArbitrary(operations: OperationEntry[], bodyLimit: number):
 
 /** One line that says what a probe is, for reports and failure messages. */
 export function describeProbe(probe: Probe): string {
-  const auth =
-    probe.auth.kind === 'principal'
-      ? 'Bearer <principal>'
-      : probe.auth.kind === 'unknown'
-        ? 'Bearer <unknown token>'
-        : probe.auth.kind === 'header'
-          ? JSON.stringify(probe.auth.value)
-          : 'none'
-  const type = probe.contentType === undefined ? '' : `, Content-Type: ${probe.contentType}`
-  const body =
-    probe.body === undefined
-      ? ''
-      : ` ${probe.body.length > 200 ? `${probe.body.slice(0, 200)}… (${probe.body.length} chars)` : probe.body}`
-  return `${probe.method} ${probe.path} [Authorization: ${auth}${type}]${body}`
+  return describeRequest(requestOf(probe))
+}
+
+/** The request a probe sends, as the suite's HTTP helper takes it. */
+export function requestOf(probe: Probe): RequestSpec {
+  return {
+    method: probe.method,
+    path: probe.path,
+    auth: probe.auth,
+    ...(probe.contentType === undefined ? {} : { contentType: probe.contentType }),
+    ...(probe.body === undefined ? {} : { body: probe.body }),
+  }
 }
