@@ -18,7 +18,7 @@ import { describeProbe, type Probe, probeArbitrary } from './lib/probes.js'
 import { type Running, startTargets, type TargetName } from './lib/targets.js'
 
 const TARGETS: TargetName[] = ['server', 'sandbox', 'mock']
-const runs = Number(process.env.CONTRACT_RUNS || 2000)
+const runs = Number(process.env.CONTRACT_REQUESTS || 2000)
 const seed = process.env.CONTRACT_SEED === undefined ? undefined : Number(process.env.CONTRACT_SEED)
 const path = process.env.CONTRACT_PATH || undefined
 
@@ -144,7 +144,7 @@ describe('generated requests, judged by the document, on every target', () => {
         const text = `${(error as Error).message}${cause instanceof Error ? `\n\n${cause.message}` : ''}`
         const found = /seed: (-?\d+), path: "([^"]*)"/.exec(text)
         const replay = found
-          ? `\nReplay exactly this case: npm run explore -- --seed ${found[1]} --path ${found[2]}\n`
+          ? `\nReplay exactly this case: npm run explore -- --only generated --seed ${found[1]} --path ${found[2]}\n`
           : ''
         throw new Error(`${text}${replay}`)
       }

@@ -1,23 +1,51 @@
-// `npm run explore -- [--runs N] [--seed S --path P]`: the generated half of the contract suite
-// alone, for a longer search than `npm test` makes, or to replay one failing case exactly.
+// `npm run explore`: the searching layers of the contract suite alone, for a longer search than
+// `npm test` makes, or to replay exactly one case that failed. See the README.
+//
+//   --requests N                generated requests (default 2000), each sent to every target
+//   --sequences N               stateful sequences (default 200), shared by the server and the sandbox
+//   --only generated|stateful   one layer
+//   --seed S --path P [--replay R] [--target T]   replay a failure, as its message prints it
 import { parseArgs } from 'node:util'
 import { runToExit } from './lib/processes.js'
 
 const { values } = parseArgs({
-  options: { runs: { type: 'string' }, seed: { type: 'string' }, path: { type: 'string' } },
+  options: {
+    requests: { type: 'string' },
+    sequences: { type: 'string' },
+    only: { type: 'string' },
+    seed: { type: 'string' },
+    path: { type: 'string' },
+    replay: { type: 'string' },
+    target: { type: 'string' },
+  },
 })
-if (values.runs !== undefined && !(Number(values.runs) > 0)) {
-  console.error('--runs takes a positive number of generated requests')
+const fail = (message: string) => {
+  console.error(`npm run explore: ${message}`)
   process.exit(2)
 }
+for (const name of ['requests', 'sequences'] as const) {
+  const given = values[name]
+  if (given !== undefined && !(Number.isSafeInteger(Number(given)) && Number(given) > 0)) {
+    fail(`--${name} takes a positive whole number, not ${given}`)
+  }
+}
+const files = { generated: 'contracts/explore.contract.ts', stateful: 'contracts/stateful.contract.ts' }
+if (values.only !== undefined && !(values.only in files)) fail('--only takes generated or stateful')
+if (values.seed !== undefined && values.only === undefined)
+  fail('a seed belongs to one layer: add --only generated or --only stateful')
+
+const chosen = values.only === undefined ? Object.values(files) : [files[values.only as keyof typeof files]]
 const { exit } = await runToExit({
   name: 'explore',
   command: 'vitest',
-  args: ['run', '--config', 'contracts/vitest.config.ts', 'contracts/explore.contract.ts'],
+  args: ['run', '--config', 'contracts/vitest.config.ts', ...chosen],
   env: {
-    ...(values.runs ? { CONTRACT_RUNS: values.runs } : {}),
-    ...(values.seed ? { CONTRACT_SEED: values.seed } : {}),
-    ...(values.path ? { CONTRACT_PATH: values.path } : {}),
+    CONTRACT_REQUESTS: values.requests,
+    CONTRACT_SEQUENCES: values.sequences,
+    CONTRACT_SEED: values.seed,
+    CONTRACT_PATH: values.path,
+    CONTRACT_REPLAY: values.replay,
+    CONTRACT_TARGETS: values.target,
   },
   timeoutMs: 4 * 60 * 60_000,
   onOutput: (chunk, stream) => process[stream].write(chunk),
