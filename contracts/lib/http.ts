@@ -87,7 +87,7 @@ export function describeRequest(request: RequestSpec): string {
           : 'none'
   const contentType = request.contentType === undefined ? '' : `, Content-Type: ${request.contentType}`
   const body = request.body === undefined ? ' (no body)' : ` ${clip(request.body, 120)}`
-  return `${request.method} ${request.path} [Authorization: ${auth}${contentType}]${body}`
+  return `${request.method} ${clip(request.path, 300)} [Authorization: ${auth}${contentType}]${body}`
 }
 
 export function describeAnswer(answer: Answer): string {

@@ -90,6 +90,8 @@ const stringArbitrary: fc.Arbitrary<string> = fc.oneof(
   { weight: 4, arbitrary: fc.string({ maxLength: 20 }) },
   { weight: 2, arbitrary: fc.string({ unit: 'grapheme', maxLength: 10 }) },
   { weight: 2, arbitrary: specialStrings },
+  // Near the body limit, with room left for the rest of the body.
+  { weight: 1, arbitrary: fc.constant('x'.repeat(40_000)) },
 )
 
 function integerNode(schema: JsonSchema): fc.Arbitrary<JsonNode> {
@@ -137,6 +139,10 @@ const unknownValue: fc.Arbitrary<JsonNode> = fc.oneof(
     entries: [['prototype', { kind: 'object', entries: [['polluted', string('yes')]] }]],
   }),
   fc.constant<JsonNode>({ kind: 'object', entries: [['polluted', string('yes')]] }),
+  // Deep nesting: a reader that recurses must not fall over.
+  fc
+    .constantFrom(64, 512)
+    .map((depth): JsonNode => ({ kind: 'raw', text: `${'['.repeat(depth)}${']'.repeat(depth)}` })),
 )
 
 function objectNode(schema: JsonSchema): fc.Arbitrary<JsonNode> {
@@ -347,7 +353,10 @@ export function probesOf(entry: OperationEntry, bodyLimit: number): fc.Arbitrary
     fc.constantFrom<[string, string]>(['colour', 'green'], ['page', '2'], ['LIMIT', '5']),
     { nil: undefined },
   )
-  const validBody = bodySchema ? validNode(bodySchema) : fc.constant(undefined)
+  // Valid bodies stay under the limit, with room for a defect's changes: a longer one is another class.
+  const validBody = bodySchema
+    ? validNode(bodySchema).filter((node) => Buffer.byteLength(render(node)) < bodyLimit - 1024)
+    : fc.constant(undefined)
 
   const base = fc.record({
     path: validPath,
@@ -482,7 +491,7 @@ function queryValue(p: Parameter): fc.Arbitrary<string> {
     const max = typeof schema.maximum === 'number' ? schema.maximum : 2 ** 31 - 1
     return fc.oneof(fc.constantFrom(min, max), fc.integer({ min, max })).map(String)
   }
-  return stringArbitrary.filter(wellFormed)
+  return stringArbitrary.filter((text) => wellFormed(text) && text.length < 1000)
 }
 
 const wellFormed = (text: string) =>
