@@ -354,9 +354,8 @@ export function probesOf(entry: OperationEntry, bodyLimit: number): fc.Arbitrary
     { nil: undefined },
   )
   // Valid bodies stay under the limit, with room for a defect's changes: a longer one is another class.
-  const validBody = bodySchema
-    ? validNode(bodySchema).filter((node) => Buffer.byteLength(render(node)) < bodyLimit - 1024)
-    : fc.constant(undefined)
+  const underLimit = (node: JsonNode) => Buffer.byteLength(render(node)) < bodyLimit - 1024
+  const validBody = bodySchema ? validNode(bodySchema).filter(underLimit) : fc.constant(undefined)
 
   const base = fc.record({
     path: validPath,
@@ -454,7 +453,10 @@ export function probesOf(entry: OperationEntry, bodyLimit: number): fc.Arbitrary
     }
     defects.push(
       fc
-        .tuple(valid, defectiveBody(bodySchema))
+        .tuple(
+          valid,
+          defectiveBody(bodySchema).filter(({ node }) => underLimit(node)),
+        )
         .map(([parts, { node, defect }]) => withBody(parts, render(node), JSON_TYPE, defect)),
       valid.map((parts) =>
         withBody(parts, (parts.body ?? '{}').slice(0, -1), JSON_TYPE, 'body: malformed JSON'),
