@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises'
 import { describe, expect, it } from 'vitest'
 import { generateTypes } from '../scripts/generate-types.js'
-import { isSecured, loadSpec, specPath } from '../src/spec.js'
+import { isSecured, loadSpec, type SecurityRequirement, specPath } from '../src/spec.js'
 
 // validate: the full OpenAPI 3.1 schema check of swagger-parser; it throws on an invalid document.
 const { document, operations } = await loadSpec(specPath, { validate: true })
@@ -77,7 +77,7 @@ describe('isSecured', () => {
     [[{ bearerAuth: [] }, {}], false],
     [[{ bearerAuth: [] }], true],
     [[{ bearerAuth: [] }, { apiKey: [] }], true],
-  ])('%j is secured: %s', (security, secured) => {
+  ] as [SecurityRequirement[], boolean][])('%j is secured: %s', (security, secured) => {
     expect(isSecured(security)).toBe(secured)
   })
 })
