@@ -4,7 +4,7 @@ import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import Database from 'better-sqlite3'
 import { INT64_MAX, INT64_MIN } from '../lib/int64.js'
-import type { JsonPage, ListQuery, PlantField, PlantRepository, StoredPlant } from './plant-repository.js'
+import type { ListQuery, PlantRepository, StoredPlant } from './plant-repository.js'
 
 // Append only: the position of a step is its schema version (PRAGMA user_version).
 const migrations = [
@@ -55,37 +55,6 @@ export function openSqliteRepository(file: string): PlantRepository {
     'SELECT id, name, tag FROM plants WHERE owner = ? AND tag = ? AND id >= ? ORDER BY id LIMIT ?',
   )
 
-  // Pages as JSON made by SQLite: no row objects, no bigints, one string. SQLite writes an integer's
-  // every digit and escapes text as JSON.stringify does, for valid UTF-8; a page holding any byte
-  // beyond ASCII (where stored text might not be valid UTF-8) is left to list() instead.
-  const jsonPages = new Map<string, { all: Database.Statement; byTag: Database.Statement }>()
-  const jsonPageOf = (fields: readonly PlantField[]) => {
-    const key = fields.join(',')
-    let statements = jsonPages.get(key)
-    if (!statements) {
-      const object = (which: readonly PlantField[]) =>
-        `json_object(${which.map((field) => `'${field}', ${field}`).join(', ')})`
-      const item = `CASE WHEN tag IS NULL THEN ${object(fields.filter((f) => f !== 'tag'))} ELSE ${object(fields)} END`
-      const ascii = 'octet_length(name) = length(name) AND coalesce(octet_length(tag) = length(tag), 1)'
-      const sql = (where: string) =>
-        db
-          .prepare(
-            `SELECT json_group_array(${item} ORDER BY id) AS json, count(*) AS n, max(id) AS last,
-               coalesce(min(${ascii}), 1) AS ascii
-             FROM (SELECT id, name, tag FROM plants WHERE ${where} ORDER BY id LIMIT ?)`,
-          )
-          .safeIntegers(true)
-      statements = {
-        all: sql('owner = ? AND id >= ?'),
-        byTag: sql('owner = ? AND tag = ? AND id >= ?'),
-      }
-      jsonPages.set(key, statements)
-    }
-    return statements
-  }
-  const more = db.prepare('SELECT 1 FROM plants WHERE owner = ? AND id > ? LIMIT 1').pluck()
-  const moreByTag = db.prepare('SELECT 1 FROM plants WHERE owner = ? AND tag = ? AND id > ? LIMIT 1').pluck()
-
   let pending: PendingWrite[] = []
   const commit = db.transaction((batch: PendingWrite[]) => batch.map((write) => write.run()))
   const flush = () => {
@@ -125,20 +94,6 @@ export function openSqliteRepository(file: string): PlantRepository {
       const from = after === undefined ? INT64_MIN : after + 1n
       const rows = tag === undefined ? page.all(owner, from, limit) : pageByTag.all(owner, tag, from, limit)
       return rows.map(toPlant)
-    },
-    listJson: async (owner, { limit, after, tag }: ListQuery, fields): Promise<JsonPage | undefined> => {
-      if (after === INT64_MAX) return { json: '[]' }
-      const from = after === undefined ? INT64_MIN : after + 1n
-      const statements = jsonPageOf(fields)
-      const page = (
-        tag === undefined
-          ? statements.all.get(owner, from, limit)
-          : statements.byTag.get(owner, tag, from, limit)
-      ) as { json: string; n: bigint; last: bigint | null; ascii: bigint }
-      if (page.ascii !== 1n) return undefined
-      if (page.last === null || page.n < BigInt(limit) || page.last === INT64_MAX) return { json: page.json }
-      const follows = tag === undefined ? more.get(owner, page.last) : moreByTag.get(owner, tag, page.last)
-      return follows === undefined ? { json: page.json } : { json: page.json, nextAfter: page.last }
     },
     close: async () => {
       flush()
