@@ -31,14 +31,13 @@ export class BatchedDestination {
     const bytes = Buffer.from(this.buffer)
     this.buffer = ''
     let offset = 0
-    let tries = 0
     while (offset < bytes.length) {
       try {
         offset += writeSync(this.fd, bytes, offset)
       } catch (error) {
-        // A non-blocking pipe that is full: wait a little for the reader, a bounded number of times.
-        if ((error as NodeJS.ErrnoException).code !== 'EAGAIN' || ++tries > 1000) throw error
-        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1)
+        // A non-blocking pipe that is full: wait for the reader, as pino's synchronous destination did.
+        if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10)
       }
     }
   }
