@@ -27,6 +27,8 @@ export interface BuildOptions {
   logger?: FastifyServerOptions['logger']
   /** A document already loaded (tests load it once). */
   spec?: LoadedSpec
+  /** Where the default logger writes (stdout otherwise); ignored when `logger` is given. */
+  logStream?: { write(line: string): unknown }
 }
 
 // One log line per request instead of Fastify's two: logging is a visible share of a request's cost.
@@ -60,9 +62,13 @@ function messageFor(error: Error & { code?: string }): string {
   return error.message
 }
 
-export async function buildApp({ config, logger, spec }: BuildOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, logger, spec, logStream }: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: logger ?? { level: config.logLevel, redact: ['req.headers.authorization'] },
+    logger: logger ?? {
+      level: config.logLevel,
+      redact: ['req.headers.authorization'],
+      ...(logStream ? { stream: logStream } : {}),
+    },
     bodyLimit: BODY_LIMIT,
     // Routes are what the document says: no implicit HEAD routes.
     exposeHeadRoutes: false,

@@ -2,6 +2,7 @@
 import closeWithGrace from 'close-with-grace'
 import { buildApp } from './app.js'
 import { DEV_TOKEN, loadConfig } from './config.js'
+import { BatchedDestination } from './lib/log-destination.js'
 
 let config: ReturnType<typeof loadConfig>
 try {
@@ -11,7 +12,11 @@ try {
   process.exit(1)
 }
 
-const app = await buildApp({ config })
+// Log lines are written once per event-loop turn; whatever is left goes out at exit, however it comes.
+const logStream = new BatchedDestination(1)
+process.on('exit', () => logStream.flushSync())
+
+const app = await buildApp({ config, logStream })
 if (config.devPrincipal) {
   app.log.warn(`AUTH_TOKENS is not set: one development principal, token '${DEV_TOKEN}'`)
 }
@@ -24,6 +29,7 @@ closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
   const sweep = setInterval(() => app.server.closeIdleConnections(), 50)
   await app.close()
   clearInterval(sweep)
+  logStream.flushSync()
 })
 
 await app.listen({ host: config.host, port: config.port })

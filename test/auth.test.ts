@@ -91,3 +91,22 @@ describe('sandbox', () => {
     expect(again.json()).toContainEqual({ id: 1, name: 'Basil', tag: 'herb' })
   })
 })
+
+describe('token lookup', () => {
+  it('finds each configured principal by its token, and no principal for near misses', async () => {
+    const app = await build({ AUTH_TOKENS: 'alice:token-a,bob:token-b,carol:tok' })
+    app.get('/whoami', { config: { secured: true } }, async (request) => ({ principal: request.principal }))
+    for (const [token, principal] of [
+      ['token-a', 'alice'],
+      ['token-b', 'bob'],
+      ['tok', 'carol'],
+    ]) {
+      const res = await app.inject({ url: '/whoami', headers: { authorization: `Bearer ${token}` } })
+      expect(res.json()).toEqual({ principal })
+    }
+    for (const token of ['token-', 'token-c', 'TOKEN-A', 'to', 'toke']) {
+      const res = await app.inject({ url: '/whoami', headers: { authorization: `Bearer ${token}` } })
+      expect(res.statusCode, token).toBe(401)
+    }
+  })
+})

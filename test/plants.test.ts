@@ -323,6 +323,26 @@ describe('routes outside the document', () => {
     expect(docs.statusCode).toBe(200)
     expect(docs.body).toMatch(/swagger-ui/i)
   })
+
+  it('serves the docs page’s files, redirects and 404s as before it was loaded lazily', async () => {
+    const css = await app.inject({ url: '/docs/static/swagger-ui.css' })
+    expect(css.statusCode).toBe(200)
+    expect(css.headers['content-type']).toMatch(/^text\/css/)
+    expect(css.headers['content-length']).toBe(String(css.rawPayload.length))
+    const again = await app.inject({
+      url: '/docs/static/swagger-ui.css',
+      headers: { 'if-none-match': String(css.headers.etag) },
+    })
+    expect(again.statusCode).toBe(304)
+    const moved = await app.inject({ url: '/docs/static/index.html' })
+    expect(moved.statusCode).toBe(302)
+    expect(moved.headers.location).toBe('/docs/')
+    expect(moved.headers['content-type']).toBeUndefined()
+    const missing = await app.inject({ url: '/docs/static/nothing.js' })
+    expect(missing.statusCode).toBe(404)
+    expect(missing.json()).toEqual({ error: 404, message: 'no route for GET /docs/static/nothing.js' })
+    expect((await app.inject({ url: '/docs/json' })).json().info.title).toBe('Plant Store')
+  })
 })
 
 describe('bodies sent to operations without a request body', () => {

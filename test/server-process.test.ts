@@ -71,6 +71,8 @@ describe('the server process', () => {
     expect(await got.text()).toBe(`{"name":"Oak","id":${id},"tag":"tree"}`)
     second.signal('SIGTERM')
     expect(await second.exited).toBe(0)
+    // Log lines are batched per event-loop turn: the last ones are written before the process exits.
+    expect(second.output()).toContain(`"url":"/plants/${id}","statusCode":200`)
     expect(second.output()).toContain('shutting down')
   })
 

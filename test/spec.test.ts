@@ -1,8 +1,9 @@
 // The document itself: valid OpenAPI 3.1 carrying the seed's interface unchanged, and types generated from it.
 import { readFile } from 'node:fs/promises'
+import SwaggerParser from '@apidevtools/swagger-parser'
 import { describe, expect, it } from 'vitest'
 import { generateTypes } from '../scripts/generate-types.js'
-import { isSecured, loadSpec, type SecurityRequirement, specPath } from '../src/spec.js'
+import { dereference, isSecured, loadSpec, type SecurityRequirement, specPath } from '../src/spec.js'
 
 // validate: the full OpenAPI 3.1 schema check of swagger-parser; it throws on an invalid document.
 const { document, operations } = await loadSpec(specPath, { validate: true })
@@ -77,7 +78,44 @@ describe('isSecured', () => {
     [[{ bearerAuth: [] }, {}], false],
     [[{ bearerAuth: [] }], true],
     [[{ bearerAuth: [] }, { apiKey: [] }], true],
-  ])('%j is secured: %s', (security, secured) => {
+  ] as [SecurityRequirement[], boolean][])('%j is secured: %s', (security, secured) => {
     expect(isSecured(security)).toBe(secured)
+  })
+})
+
+describe('the server’s document reader', () => {
+  it('reads and dereferences the document exactly as swagger-parser does', async () => {
+    const fast = await loadSpec()
+    const parsed = await SwaggerParser.parse(specPath)
+    expect(fast.document).toEqual(parsed)
+    expect(fast.dereferenced).toEqual(await SwaggerParser.dereference(structuredClone(parsed)))
+    expect(fast.operations).toEqual(operations)
+  })
+
+  it('shares one object per target, merges sibling keys, follows chains and cycles', () => {
+    const doc = dereference({
+      a: { $ref: '#/defs/x' },
+      b: { $ref: '#/defs/x' },
+      c: { $ref: '#/defs/x', description: 'mine', type: 'mine' },
+      d: { $ref: '#/defs/chain' },
+      e: { $ref: '#/defs/chain/type' },
+      f: { $ref: '#/defs/a~1b' },
+      defs: {
+        x: { type: 'string', description: 'theirs' },
+        chain: { $ref: '#/defs/x' },
+        node: { next: { $ref: '#/defs/node' } },
+        'a/b': 1,
+      },
+    })
+    expect(doc.a).toBe(doc.defs.x)
+    expect(doc.b).toBe(doc.defs.x)
+    expect(doc.c).toEqual({ description: 'mine', type: 'mine' })
+    expect(Object.keys(doc.c)).toEqual(['description', 'type'])
+    expect(doc.d).toBe(doc.defs.x)
+    expect(doc.e).toBe('string')
+    expect(doc.f).toBe(1)
+    expect((doc.defs.node as { next: unknown }).next).toBe(doc.defs.node)
+    expect(() => dereference({ a: { $ref: 'other.yaml#/x' } })).toThrow(/within the document/)
+    expect(() => dereference({ a: { $ref: '#/nothing' } })).toThrow(/points to nothing/)
   })
 })

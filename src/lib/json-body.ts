@@ -34,7 +34,10 @@ export function parseJsonBody(text: string): unknown {
   }
   // JSON lets `\ud800` stand alone; no store can keep it, so it would not read back as sent.
   if (surrogateEscape.test(text) && !unicodeText(value)) {
-    throw new HttpError(400, 'body holds a string that is not Unicode text (a lone surrogate escape such as \\ud800)')
+    throw new HttpError(
+      400,
+      'body holds a string that is not Unicode text (a lone surrogate escape such as \\ud800)',
+    )
   }
   return value
 }

@@ -1,5 +1,5 @@
 // Validates requests with the document's own JSON Schemas (2020-12, as OpenAPI 3.1 uses), int64 kept exact.
-import type { ErrorObject } from 'ajv'
+import type { ErrorObject, ValidateFunction } from 'ajv'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormatsModule from 'ajv-formats'
 import type { FastifySchemaCompiler } from 'fastify'
@@ -22,13 +22,15 @@ type Check = ((data: unknown) => boolean | { value: unknown }) & { errors?: Erro
 /** Fastify's validator compiler: bodies keep their types; params and query strings are coerced exactly. */
 export function validatorCompiler(ajv: Ajv2020): FastifySchemaCompiler<Schema> {
   return ({ schema, httpPart }) => {
-    const validate = ajv.compile(schema)
+    // Compiled on first use, not at start: Ajv's code generation for every route was a fifth of start-up.
+    let compiled: ValidateFunction | undefined
     const coerce = httpPart === 'params' || httpPart === 'querystring'
     const check: Check = (data) => {
       const input = coerce ? coerceStrings(schema, data) : data
       const seen = validatable(input)
-      const ok = validate(seen)
-      check.errors = validate.errors
+      compiled ??= ajv.compile(schema)
+      const ok = compiled(seen)
+      check.errors = compiled.errors
       if (!ok || !coerce) return ok
       // Defaults were filled into the copy Ajv saw; carry them back to what handlers get.
       if (seen !== input && isRecord(seen) && isRecord(input)) {
