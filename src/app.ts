@@ -1,4 +1,6 @@
 // Builds the plant store app from spec/openapi.yaml; src/server.ts alone listens.
+import { STATUS_CODES } from 'node:http'
+import type { Socket } from 'node:net'
 import Fastify, {
   type FastifyInstance,
   type FastifyReply,
@@ -62,6 +64,30 @@ function messageFor(error: Error & { code?: string }): string {
   return error.message
 }
 
+/**
+ * What Node's HTTP parser refuses before any route runs (headers over its 16 KiB limit, a request it
+ * cannot parse, one too slow to arrive), answered in the document's Error shape like every other
+ * error; Fastify's own answer has a shape of its own.
+ */
+function answerClientError(this: FastifyInstance, error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return
+  const [status, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'the request line and headers are larger than 16384 bytes']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'the request did not arrive in time']
+        : [400, 'the request is not valid HTTP']
+  this.log.debug({ err: error }, 'client error')
+  const body = JSON.stringify(errorBody(status, message))
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `Content-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`,
+    )
+  }
+  socket.destroy()
+}
+
 export async function buildApp({ config, logger, spec, logStream }: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ?? {
@@ -73,6 +99,7 @@ export async function buildApp({ config, logger, spec, logStream }: BuildOptions
     // Routes are what the document says: no implicit HEAD routes.
     exposeHeadRoutes: false,
     logController: new OneLinePerRequest(),
+    clientErrorHandler: answerClientError,
   })
   app.decorate('spec', spec ?? (await loadSpec()))
   app.setValidatorCompiler(validatorCompiler(createAjv()))

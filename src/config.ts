@@ -46,9 +46,9 @@ interface Env {
 }
 
 /**
- * What env-schema did with this schema (its Ajv options, unknown variables dropped, `env/…` in the
- * message), with the Ajv class the request validation loads anyway: env-schema brought a second Ajv
- * build and compiled its own options schema at import, a sixth of the server's start.
+ * Checks the environment against the schema above (defaults filled in, strings coerced, unknown
+ * variables dropped) with the Ajv class the request validation loads anyway: a library of its own for
+ * this (env-schema) brought a second Ajv build, a sixth of the server's start.
  */
 function validated(data: Record<string, unknown>): Env {
   const ajv = new Ajv2020({
@@ -71,7 +71,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   let parsed: Env
   try {
     // A variable set to '' counts as unset, as shells make it easy to leave one empty. The copy also
-    // keeps env-schema's in-place coercion away from process.env.
+    // keeps Ajv's in-place coercion away from process.env.
     const data = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''))
     parsed = validated(data)
   } catch (error) {

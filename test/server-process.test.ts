@@ -1,5 +1,6 @@
 // The real server over a real listening port: start-up, auth, bodies, durability across kill -9, shutdown.
 import { mkdtempSync, rmSync } from 'node:fs'
+import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -74,6 +75,32 @@ describe('the server process', () => {
     // Log lines are batched per event-loop turn: the last ones are written before the process exits.
     expect(second.output()).toContain(`"url":"/plants/${id}","statusCode":200`)
     expect(second.output()).toContain('shutting down')
+  })
+
+  it('answers what the HTTP parser refuses in the Error shape: headers over 16 KiB, and garbage', async () => {
+    const server = await start()
+    const long = await send(server, `/plants?tag=${'x'.repeat(20_000)}`, { token: 'token-a' })
+    expect(long.status).toBe(431)
+    expect(await long.json()).toEqual({
+      error: 431,
+      message: 'the request line and headers are larger than 16384 bytes',
+    })
+    const { hostname, port } = new URL(server.url)
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), hostname, () => socket.write('NOT HTTP AT ALL\r\n\r\n'))
+      let text = ''
+      socket.on('data', (chunk) => {
+        text += chunk
+      })
+      socket.on('close', () => resolve(text))
+      socket.on('error', reject)
+      socket.setTimeout(5_000, () => socket.destroy(new Error('no answer in 5 s')))
+    })
+    expect(raw).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/)
+    expect(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4))).toEqual({
+      error: 400,
+      message: 'the request is not valid HTTP',
+    })
   })
 
   it('answers requests in flight before it exits on SIGTERM', async () => {
