@@ -12,9 +12,10 @@ import { BODY_LIMIT } from '../src/app.js'
 import { givenPlants } from '../src/spec.js'
 import { type ExplorationDeviation, explorationDeviations } from './deviations.js'
 import { loadDocument } from './lib/document.js'
-import { bigintText, expectedStatus, judge, Principal, parseExact, stateOf } from './lib/explore.js'
+import { bigintText, expectedStatus, judge, Principal, stateOf } from './lib/explore.js'
 import { describeAnswer } from './lib/http.js'
 import { describeProbe, type Probe, probeArbitrary } from './lib/probes.js'
+import { parseExact } from './lib/stateful.js'
 import { type Running, startTargets, type TargetName } from './lib/targets.js'
 
 const TARGETS: TargetName[] = ['server', 'sandbox', 'mock']

@@ -3,13 +3,13 @@
 // exactly when more plants follow, a created plant that reads back digit for digit). Each stateful
 // target keeps one principal in that state, undoing what a probe changed.
 import { isDeepStrictEqual } from 'node:util'
-import { isSafeNumber, parse as parseLossless } from 'lossless-json'
 import { nextAddress } from '../../src/lib/link.js'
 import type { GivenPlant } from '../../src/spec.js'
 import { UNKNOWN_TOKEN } from '../fixtures.js'
 import { lowestSuccess, type OperationEntry } from './document.js'
 import { type Answer, send } from './http.js'
 import { type Defect, type Probe, requestOf } from './probes.js'
+import { parseExact } from './stateful.js'
 import type { Target } from './targets.js'
 import { validateAnswer } from './validate.js'
 
@@ -57,18 +57,9 @@ export function expectedStatus(probe: Probe, state: State): number {
   return success
 }
 
-/** JSON with integers as bigint where a number would lose digits, so ids compare digit for digit. */
-export function parseExact(text: string): unknown {
-  return parseLossless(text, null, (token) => (isSafeNumber(token) ? Number(token) : BigInt(token)))
-}
-
-/** A plant as the store would answer it: the id a number where that is exact. */
+/** A plant as the store answers it, read with parseExact (every integer a bigint). */
 function asAnswered(plant: Plant): Record<string, unknown> {
-  const id =
-    plant.id >= -BigInt(Number.MAX_SAFE_INTEGER) && plant.id <= BigInt(Number.MAX_SAFE_INTEGER)
-      ? Number(plant.id)
-      : plant.id
-  return { id, name: plant.name, ...(plant.tag === undefined ? {} : { tag: plant.tag }) }
+  return { id: plant.id, name: plant.name, ...(plant.tag === undefined ? {} : { tag: plant.tag }) }
 }
 
 /** The plant a valid create or replace body describes (unknown keys dropped). */
