@@ -1,4 +1,5 @@
 // Reads and validates the server's configuration from the environment; a bad value stops the start.
+import type { ErrorObject } from 'ajv'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 
 export const DEV_TOKEN = 'dev-token'
@@ -23,7 +24,7 @@ export interface Config {
 const schema = {
   type: 'object',
   properties: {
-    NODE_ENV: { type: 'string', default: 'development' },
+    NODE_ENV: { enum: ['development', 'production', 'test'], default: 'development' },
     HOST: { type: 'string', minLength: 1, default: '127.0.0.1' },
     PORT: { type: 'integer', minimum: 0, maximum: 65535, default: 3000 },
     LOG_LEVEL: { enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
@@ -62,9 +63,26 @@ function validated(data: Record<string, unknown>): Env {
     validateSchema: false,
   })
   if (!ajv.validate({ ...schema, additionalProperties: false }, data)) {
-    throw new Error(ajv.errorsText(ajv.errors, { dataVar: 'env' }))
+    throw new Error((ajv.errors ?? []).map((error) => explain(error, data)).join('; '))
   }
   return data as unknown as Env
+}
+
+// What a person needs to mend a value, where Ajv's own words (a regular expression) would not say it.
+const forms: Record<string, string> = {
+  AUTH_TOKENS: 'principal:token pairs separated by commas, e.g. alice:token-a,bob:token-b',
+  DATABASE_URL: 'sqlite:<file> or sqlite::memory:',
+}
+
+function explain(error: ErrorObject, data: Record<string, unknown>): string {
+  const name = error.instancePath.slice(1)
+  const given = JSON.stringify(data[name])
+  if (error.keyword === 'pattern' && forms[name]) return `${name} must be ${forms[name]}, not ${given}`
+  if (error.keyword === 'enum') {
+    const allowed = (error.params as { allowedValues: unknown[] }).allowedValues.join(', ')
+    return `${name} must be one of ${allowed}, not ${given}`
+  }
+  return `${name} ${error.message ?? 'is not valid'}, not ${given}`
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -75,8 +93,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const data = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''))
     parsed = validated(data)
   } catch (error) {
-    // Ajv's text reads `env/PORT must be …`: name the variable plainly.
-    throw new Error(`invalid configuration: ${(error as Error).message.replaceAll('env/', '')}`)
+    throw new Error(`invalid configuration: ${(error as Error).message}`)
   }
   const production = parsed.NODE_ENV === 'production'
   if (parsed.SANDBOX && production) {
@@ -104,6 +121,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     tokens,
     devPrincipal,
     sandbox: parsed.SANDBOX,
-    corsOrigin: parsed.CORS_ORIGIN,
+    // `a.example, b.example` is what people write: the spaces are not part of an origin.
+    corsOrigin: parsed.CORS_ORIGIN.split(',')
+      .map((origin) => origin.trim())
+      .filter(Boolean)
+      .join(','),
   }
 }

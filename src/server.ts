@@ -32,4 +32,16 @@ closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
   logStream.flushSync()
 })
 
-await app.listen({ host: config.host, port: config.port })
+try {
+  await app.listen({ host: config.host, port: config.port })
+} catch (error) {
+  const code = (error as NodeJS.ErrnoException).code
+  if (code !== 'EADDRINUSE' && code !== 'EACCES') throw error
+  // One line a person can act on, not a stack trace.
+  const why = code === 'EADDRINUSE' ? 'is in use' : 'may not be used by this user'
+  console.error(
+    `port ${config.port} on ${config.host} ${why}: set PORT to another port (PORT=0 lets the system pick one)`,
+  )
+  await app.close()
+  process.exit(1)
+}

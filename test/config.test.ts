@@ -26,15 +26,31 @@ describe('loadConfig', () => {
   })
 
   it.each([
-    [{ PORT: 'eighty' }, /PORT must be integer/],
-    [{ PORT: '70000' }, /PORT must be <= 65535/],
-    [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL must be equal to one of the allowed values/],
-    [{ DATABASE_URL: 'postgres://x' }, /DATABASE_URL must match pattern/],
-    [{ AUTH_TOKENS: 'alice' }, /AUTH_TOKENS must match pattern/],
+    [{ PORT: 'eighty' }, /PORT must be integer, not "eighty"/],
+    [{ PORT: '70000' }, /PORT must be <= 65535, not 70000/],
+    [
+      { LOG_LEVEL: 'loud' },
+      /LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, not "loud"/,
+    ],
+    [{ NODE_ENV: 'prod' }, /NODE_ENV must be one of development, production, test, not "prod"/],
+    [
+      { DATABASE_URL: 'postgres://x' },
+      /DATABASE_URL must be sqlite:<file> or sqlite::memory:, not "postgres:\/\/x"/,
+    ],
+    [
+      { AUTH_TOKENS: 'alice' },
+      /AUTH_TOKENS must be principal:token pairs separated by commas, e.g. alice:token-a,bob:token-b, not "alice"/,
+    ],
     [{ AUTH_TOKENS: 'alice:t,bob:t' }, /AUTH_TOKENS lists one token twice/],
     [{ NODE_ENV: 'production' }, /AUTH_TOKENS must be set when NODE_ENV=production/],
     [{ NODE_ENV: 'production', SANDBOX: 'true' }, /SANDBOX .* NODE_ENV=production/],
-  ])('refuses %j', (env, message) => {
+  ])('refuses %j, naming the variable and its form', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message)
+  })
+
+  it('trims the spaces around CORS_ORIGIN entries', () => {
+    expect(loadConfig({ CORS_ORIGIN: ' https://a.example , https://b.example,' }).corsOrigin).toBe(
+      'https://a.example,https://b.example',
+    )
   })
 })

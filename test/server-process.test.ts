@@ -123,6 +123,15 @@ describe('the server process', () => {
     expect(stored.length).toBe(answered)
   })
 
+  it('says in one line which port is in use, and exits 1', async () => {
+    const first = await start()
+    const port = new URL(first.url).port
+    const { exit, output } = await refusedStart({ ...env, PORT: port })
+    expect(exit).toBe(1)
+    expect(output).toContain(`port ${port} on 127.0.0.1 is in use: set PORT to another port`)
+    expect(output).not.toMatch(/\n\s+at /)
+  })
+
   it('says so in its log when it uses the development token', async () => {
     const server = await start({ AUTH_TOKENS: '' })
     expect(server.output()).toContain("token 'dev-token'")
