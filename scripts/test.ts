@@ -31,6 +31,11 @@ const stages: Stage[] = [
     command: ['vitest', 'run', '--config', 'contracts/vitest.config.ts'],
     junit: 'reports/contract.junit.xml',
   },
+  {
+    name: 'compatibility with the released document',
+    command: ['tsx', 'contracts/compat/run-compat.ts'],
+    junit: 'reports/compat.junit.xml',
+  },
   { name: 'Dredd', command: ['tsx', 'contracts/dredd/run-dredd.ts'], junit: 'reports/dredd.junit.xml' },
   { name: 'build', command: ['tsc', '-p', 'tsconfig.build.json'] },
   { name: 'benchmark, quick mode', command: ['tsx', 'bench/run-bench.ts', '--quick'] },

@@ -1,0 +1,228 @@
+// The gate's policy: which released document a draft is compared with, what spec/CHANGELOG.md lists,
+// and which breaking changes a new major version allows.
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { loadSpec } from '../../src/spec.js'
+import { type Change, diffDocuments } from './diff.js'
+import { type ChangeClass, type Client, isRuleId, type RuleId, rules } from './rules.js'
+
+// ---- Versions ----------------------------------------------------------------------------------
+
+export type Version = [number, number, number]
+
+/** `1.2.3` (a `-pre` or `+build` tail is ignored), or undefined when it is not one. */
+export function parseVersion(text: unknown): Version | undefined {
+  const m = /^v?(\d+)\.(\d+)\.(\d+)(?:[-+].*)?$/.exec(String(text ?? '').trim())
+  return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : undefined
+}
+
+export const compareVersions = (a: Version, b: Version) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2]
+
+/** The released documents, `<dir>/<version>.yaml`, lowest version first. */
+export function listReleases(dir: string): { path: string; version: string }[] {
+  if (!existsSync(dir)) return []
+  return readdirSync(dir)
+    .filter((file) => /\.ya?ml$/.test(file))
+    .map((file) => ({ file, version: parseVersion(file.replace(/\.ya?ml$/, '')) }))
+    .filter((f): f is { file: string; version: Version } => f.version !== undefined)
+    .sort((a, b) => compareVersions(a.version, b.version))
+    .map(({ file, version }) => ({ path: join(dir, file), version: version.join('.') }))
+}
+
+/**
+ * The last released document: the highest version among `<dir>/<version>.yaml`, kept in the
+ * repository so that a fresh clone without tags or network has it.
+ */
+export const latestRelease = (dir: string) => listReleases(dir).at(-1)
+
+// ---- The changelog -----------------------------------------------------------------------------
+
+/** One list item of a version's section: the pointers and rule ids it names in backticks. */
+export interface ChangelogEntry {
+  line: string
+  pointers: string[]
+  rules: RuleId[]
+}
+
+/**
+ * The entries of each version's section of a changelog: a section starts at a `## <version>` heading
+ * (anything may follow the version) and runs to the next `## `; an entry is a `- ` or `* ` line
+ * naming a JSON pointer (`` `/paths/…` ``), a rule id (`` `response-status-removed` ``) or both.
+ * Fenced code blocks are skipped.
+ */
+export function parseChangelog(text: string): Map<string, ChangelogEntry[]> {
+  const sections = new Map<string, ChangelogEntry[]>()
+  let current: ChangelogEntry[] | undefined
+  let fenced = false
+  for (const line of text.split('\n')) {
+    // An example inside a fenced block is not an entry, however it looks.
+    if (/^\s*(```|~~~)/.test(line)) fenced = !fenced
+    if (fenced || /^\s*(```|~~~)/.test(line)) continue
+    const heading = /^##\s+\[?v?(\d+\.\d+\.\d+[^\s\]]*)\]?/.exec(line)
+    if (heading?.[1]) {
+      current = []
+      sections.set(heading[1], current)
+      continue
+    }
+    if (/^#{1,2}\s/.test(line)) {
+      current = undefined
+      continue
+    }
+    if (!current || !/^\s*[-*]\s/.test(line)) continue
+    const names = [...line.matchAll(/`([^`]+)`/g)].map((m) => m[1] ?? '')
+    const pointers = names.filter((n) => n.startsWith('/'))
+    const ids = names.filter(isRuleId)
+    if (pointers.length || ids.length) current.push({ line: line.trim(), pointers, rules: ids })
+  }
+  return sections
+}
+
+/**
+ * Whether an entry lists a change: its pointers (when it names any) include the change's pointer or
+ * one above it, and its rule ids (when it names any) include the change's rule.
+ */
+export function lists(entry: ChangelogEntry, change: Change): boolean {
+  const pointerOk =
+    entry.pointers.length === 0 ||
+    entry.pointers.some((p) => change.pointer === p || change.pointer.startsWith(`${p.replace(/\/$/, '')}/`))
+  const ruleOk = entry.rules.length === 0 || entry.rules.includes(change.rule)
+  return pointerOk && ruleOk
+}
+
+// ---- The gate ----------------------------------------------------------------------------------
+
+export interface ClassifiedChange extends Change {
+  class: ChangeClass
+  who: readonly Client[]
+  /** For a breaking change: the changelog entry that allows it, if one does under a raised major. */
+  allowedBy?: string
+}
+
+export interface Verdict {
+  baseVersion: string
+  headVersion: string
+  changes: ClassifiedChange[]
+  /** Why the gate fails, one line each; empty when it passes. */
+  problems: string[]
+  /** The version whose changelog section was read, when the major is raised. */
+  section?: string
+  /** Why the released documents themselves break the policy, one line each; empty when they keep it. */
+  history: string[]
+}
+
+export interface PolicyInput {
+  base: { info?: { version?: unknown } }
+  head: { info?: { version?: unknown } }
+  changes: Change[]
+  /** The text of the changelog, or undefined when there is none. */
+  changelog: string | undefined
+  changelogName?: string
+}
+
+/**
+ * A breaking change passes only when info.version's major is above the released one AND the
+ * changelog's section for the new version lists it. The version never goes back.
+ */
+export function applyPolicy({
+  base,
+  head,
+  changes,
+  changelog,
+  changelogName = 'spec/CHANGELOG.md',
+}: PolicyInput): Verdict {
+  const baseVersion = String(base.info?.version ?? '')
+  const headVersion = String(head.info?.version ?? '')
+  const problems: string[] = []
+  const [b, h] = [parseVersion(baseVersion), parseVersion(headVersion)]
+  if (!b) problems.push(`the released info.version "${baseVersion}" is not a version (major.minor.patch)`)
+  if (!h) problems.push(`info.version "${headVersion}" is not a version (major.minor.patch)`)
+  if (b && h && compareVersions(h, b) < 0)
+    problems.push(`info.version went back: ${headVersion} is below the released ${baseVersion}`)
+  const majorRaised = b !== undefined && h !== undefined && h[0] > b[0]
+  const entries = majorRaised ? (parseChangelog(changelog ?? '').get(headVersion) ?? []) : []
+
+  const classified = changes.map((change): ClassifiedChange => {
+    const rule = rules[change.rule]
+    const out: ClassifiedChange = { ...change, class: rule.class, who: rule.who }
+    if (rule.class === 'breaking') {
+      const entry = entries.find((e) => lists(e, change))
+      if (entry) out.allowedBy = entry.line
+    }
+    return out
+  })
+  const refused = classified.filter((c) => c.class === 'breaking' && c.allowedBy === undefined)
+  if (refused.length > 0) {
+    const next = b ? `${b[0] + 1}.0.0` : 'the next major version'
+    const how = !majorRaised
+      ? `raise info.version's major (${baseVersion} → ${next}) and list ${refused.length === 1 ? 'it' : 'each'} under "## ${next}" in ${changelogName}, by its pointer or rule id`
+      : changelog === undefined
+        ? `${changelogName} is missing: list ${refused.length === 1 ? 'it' : 'each'} under "## ${headVersion}" there, by its pointer or rule id`
+        : `list ${refused.length === 1 ? 'it' : 'each'} under "## ${headVersion}" in ${changelogName}, by its pointer or rule id`
+    problems.push(
+      `${refused.length} breaking change${refused.length === 1 ? ' is' : 's are'} not allowed: ${how}`,
+    )
+  }
+  return {
+    baseVersion,
+    headVersion,
+    changes: classified,
+    problems,
+    history: [],
+    ...(majorRaised ? { section: headVersion } : {}),
+  }
+}
+
+export interface GateOptions {
+  /** The draft: spec/openapi.yaml unless another copy is tried. */
+  spec: string
+  /** The released document it is compared with. */
+  base: string
+  /** Where the released documents are, to check each against the one before. */
+  releasedDir?: string
+  changelog: string
+  changelogName?: string
+}
+
+/** Reads both documents and the changelog, compares them and applies the policy. */
+export async function checkCompat(options: GateOptions): Promise<Verdict> {
+  const [base, head] = await Promise.all([loadSpec(options.base), loadSpec(options.spec)])
+  const changes = diffDocuments(base.dereferenced, head.dereferenced)
+  const changelog = existsSync(options.changelog) ? readFileSync(options.changelog, 'utf8') : undefined
+  const changelogName = options.changelogName ?? options.changelog
+  const verdict = applyPolicy({ base: base.document, head: head.document, changes, changelog, changelogName })
+  if (options.releasedDir) verdict.history = await checkHistory(options.releasedDir, changelog, changelogName)
+  return verdict
+}
+
+/**
+ * Each released document against the one before it, under the same policy: copying a draft into
+ * spec/released/ would otherwise make its breaking changes vanish from the comparison.
+ */
+export async function checkHistory(
+  dir: string,
+  changelog: string | undefined,
+  changelogName = 'spec/CHANGELOG.md',
+): Promise<string[]> {
+  const problems: string[] = []
+  let previous: { version: string; spec: Awaited<ReturnType<typeof loadSpec>> } | undefined
+  for (const release of listReleases(dir)) {
+    const spec = await loadSpec(release.path)
+    const stated = String(spec.document.info?.version ?? '')
+    if (stated !== release.version)
+      problems.push(`released ${release.version}: its info.version is "${stated}", not ${release.version}`)
+    if (previous) {
+      const changes = diffDocuments(previous.spec.dereferenced, spec.dereferenced)
+      const verdict = applyPolicy({
+        base: previous.spec.document,
+        head: spec.document,
+        changes,
+        changelog,
+        changelogName,
+      })
+      for (const problem of verdict.problems)
+        problems.push(`released ${previous.version} → ${release.version}: ${problem}`)
+    }
+    previous = { version: release.version, spec }
+  }
+  return problems
+}

@@ -1,0 +1,142 @@
+// `npm run compat`: compares spec/openapi.yaml with the last released document (spec/released/), applies
+// the policy of spec/CHANGELOG.md, then replays the released document's examples against the current
+// server. Writes reports/compat.md and reports/compat.junit.xml; exits 1 when a client would break.
+//
+//   --spec PATH       the draft to judge (spec/openapi.yaml)
+//   --base PATH       the released document to judge it against (the highest version in spec/released/)
+//   --changelog PATH  the changelog (spec/CHANGELOG.md)
+//   --no-replay       the document diff alone, without starting the server
+//   --reports DIR     where compat.md and compat.junit.xml go (reports/)
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { join, relative, resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import { type Exit, repoRoot, runToExit } from '../../scripts/lib/processes.js'
+import { specPath } from '../../src/spec.js'
+import { checkCompat, latestRelease } from './policy.js'
+import { changeLines, junit, markdown, passed, type ReplayResult, verdictLines } from './report.js'
+
+const { values } = parseArgs({
+  options: {
+    spec: { type: 'string' },
+    base: { type: 'string' },
+    changelog: { type: 'string' },
+    'no-replay': { type: 'boolean', default: false },
+    reports: { type: 'string' },
+  },
+})
+
+const reports = values.reports ? resolve(values.reports) : join(repoRoot, 'reports')
+// Inside the repository by its relative path, elsewhere (a draft in /tmp) in full.
+const name = (path: string) => {
+  const inside = relative(repoRoot, path)
+  return inside && !inside.startsWith('..') ? inside : path
+}
+const spec = values.spec ? resolve(values.spec) : specPath
+const changelog = values.changelog ? resolve(values.changelog) : join(repoRoot, 'spec', 'CHANGELOG.md')
+const base = values.base ? resolve(values.base) : latestRelease(join(repoRoot, 'spec', 'released'))?.path
+// The replay starts the server and Prism; it must end well within `npm test`'s limit for a stage.
+const REPLAY_TIMEOUT_MS = 10 * 60_000
+
+if (base === undefined || !existsSync(base)) {
+  console.error(
+    base === undefined
+      ? 'FAIL: no released document in spec/released/: release one first (copy spec/openapi.yaml to spec/released/<version>.yaml)'
+      : `FAIL: ${name(base)} does not exist`,
+  )
+  process.exit(1)
+}
+if (!existsSync(spec)) {
+  console.error(`FAIL: ${name(spec)} does not exist`)
+  process.exit(1)
+}
+
+const verdict = await checkCompat({
+  spec,
+  base,
+  releasedDir: join(repoRoot, 'spec', 'released'),
+  changelog,
+  changelogName: name(changelog),
+})
+const input = { verdict, specName: name(spec), baseName: name(base), changelogName: name(changelog) }
+for (const line of changeLines(input)) console.log(line)
+const replay = values['no-replay'] ? undefined : await replayReleased(base)
+for (const line of verdictLines({ ...input, replay })) console.log(line)
+mkdirSync(reports, { recursive: true })
+writeFileSync(join(reports, 'compat.md'), markdown({ ...input, replay }))
+writeFileSync(join(reports, 'compat.junit.xml'), junit({ ...input, replay }))
+console.log(`Reports: ${name(join(reports, 'compat.md'))}, ${name(join(reports, 'compat.junit.xml'))}`)
+process.exitCode = passed({ ...input, replay }) ? 0 : 1
+
+/**
+ * The contract suite run on the released document (CONTRACT_SPEC) while the real server serves the
+ * current one: a server change that breaks what was released fails here even when the draft was
+ * edited to match it. Its coverage report is kept apart, so the contract stage's own stays as it was.
+ */
+async function replayReleased(document: string): Promise<ReplayResult> {
+  const require = createRequire(import.meta.url)
+  const vitest = join(require.resolve('vitest/package.json'), '..', 'vitest.mjs')
+  const junitFile = join(reports, 'compat-replay.junit.xml')
+  // The contract suite always writes its coverage to the repository's reports/.
+  const contractReports = join(repoRoot, 'reports')
+  const coverageFiles = ['contract-coverage.md', 'contract-coverage.junit.xml']
+  const kept = new Map(
+    coverageFiles.map((f) => {
+      const path = join(contractReports, f)
+      return [f, existsSync(path) ? readFileSync(path) : undefined]
+    }),
+  )
+  mkdirSync(reports, { recursive: true })
+  rmSync(junitFile, { force: true })
+  console.log(`\nBehaviour replay: the contract suite on ${name(document)}, against the current server`)
+  const began = performance.now()
+  let exit: Exit | undefined
+  try {
+    ;({ exit } = await runToExit({
+      name: 'behaviour replay',
+      command: process.execPath,
+      args: [
+        vitest,
+        'run',
+        '--config',
+        'contracts/vitest.config.ts',
+        'contracts/plant-store.contract.ts',
+        `--outputFile.junit=${junitFile}`,
+      ],
+      cwd: repoRoot,
+      env: { CONTRACT_SPEC: document },
+      timeoutMs: REPLAY_TIMEOUT_MS,
+      onOutput: (chunk, stream) => process[stream].write(chunk),
+    }))
+  } catch (error) {
+    // Timed out (runToExit has killed it): a failed replay, reported as one.
+    console.error(error instanceof Error ? error.message : String(error))
+  } finally {
+    for (const [file, content] of kept) {
+      const path = join(contractReports, file)
+      if (existsSync(path)) {
+        writeFileSync(join(reports, `compat-replay-${file.replace('contract-', '')}`), readFileSync(path))
+        rmSync(path)
+      }
+      if (content !== undefined) writeFileSync(path, content)
+    }
+  }
+  const seconds = (performance.now() - began) / 1000
+  const counts = countJunit(junitFile)
+  return {
+    document: name(document),
+    passed: counts.passed,
+    failed: counts.failed,
+    // A suite that dies before its tests still fails the replay.
+    ok: exit === 0 && counts.failed === 0,
+    seconds,
+  }
+}
+
+function countJunit(file: string): { passed: number; failed: number } {
+  if (!existsSync(file)) return { passed: 0, failed: 0 }
+  const top = /<testsuites\s[^>]*>/.exec(readFileSync(file, 'utf8'))?.[0] ?? ''
+  const attr = (key: string) => Number(new RegExp(`\\s${key}="(\\d+)"`).exec(top)?.[1] ?? 0)
+  const failed = attr('failures') + attr('errors')
+  return { passed: attr('tests') - failed - attr('skipped'), failed }
+}
