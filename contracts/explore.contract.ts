@@ -60,7 +60,15 @@ async function check(probe: Probe): Promise<void> {
       const principal = principals.get(name)
       if (!principal) throw new Error(`${name} has no principal`)
       const stateful = principal.target.stateUrl !== undefined
-      const { answer, readBack } = await principal.send(probe)
+      const { answer, readBack } = await principal.send(probe).catch((error: Error) => {
+        // A target that no longer answers: say which, and what its process said last.
+        const ended = (running?.processes ?? [])
+          .filter((p) => p.exit() !== undefined)
+          .map((p) => `${p.name} ended (${p.exit()}):\n${p.output().split('\n').slice(-20).join('\n')}`)
+        throw new Error(
+          `the ${name} did not answer: ${error.message}${ended.length ? `\n${ended.join('\n')}` : ''}`,
+        )
+      })
       sent++
       const verdict = judge(probe, state, answer, stateful)
       if (readBack && verdict.problems.length === 0) {

@@ -1,4 +1,5 @@
 // Builds the plant store app from spec/openapi.yaml; src/server.ts alone listens.
+import { randomUUID } from 'node:crypto'
 import { STATUS_CODES } from 'node:http'
 import type { Socket } from 'node:net'
 import Fastify, {
@@ -100,6 +101,13 @@ export async function buildApp({ config, logger, spec, logStream }: BuildOptions
     exposeHeadRoutes: false,
     logController: new OneLinePerRequest(),
     clientErrorHandler: answerClientError,
+    // A request id a client can quote and nobody can guess; a client's own id is not trusted.
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+  })
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-request-id', request.id)
+    done()
   })
   app.decorate('spec', spec ?? (await loadSpec()))
   app.setValidatorCompiler(validatorCompiler(createAjv()))
@@ -125,6 +133,7 @@ export async function buildApp({ config, logger, spec, logStream }: BuildOptions
   app.setErrorHandler(async (error: Error & { statusCode?: number }, request, reply) => {
     const status = error.statusCode ?? 500
     if (status >= 500) {
+      // The client gets the request id (X-Request-Id), never the internal text; the log gets both.
       request.log.error({ err: error }, 'request failed')
       return reply.code(500).send(errorBody(500, 'internal server error'))
     }

@@ -110,3 +110,47 @@ describe('token lookup', () => {
     }
   })
 })
+
+describe('answers that leak nothing', () => {
+  it('gives every answer its own request id, and keeps authenticated answers out of caches', async () => {
+    const app = await build()
+    const one = await app.inject({ url: '/plants', headers: ALICE })
+    const two = await app.inject({ url: '/plants' })
+    const health = await app.inject({ url: '/healthz' })
+    const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+    expect(one.headers['x-request-id']).toMatch(uuid)
+    expect(two.headers['x-request-id']).toMatch(uuid)
+    expect(one.headers['x-request-id']).not.toBe(two.headers['x-request-id'])
+    expect(one.headers['cache-control']).toBe('no-store')
+    expect(two.statusCode).toBe(401)
+    expect(two.headers['cache-control']).toBe('no-store')
+    expect(health.headers['cache-control']).toBeUndefined()
+  })
+
+  it('answers a failure with 500 and no internal text, and logs it under the request id', async () => {
+    let logs = ''
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        logs += chunk
+        done()
+      },
+    })
+    const app = await build({}, { level: 'trace', stream })
+    app.repository.get = async () => {
+      throw new Error('disk on fire at /var/secret/plants.db')
+    }
+    const res = await app.inject({ url: '/plants/1', headers: ALICE })
+    expect(res.statusCode).toBe(500)
+    expect(res.json()).toEqual({ error: 500, message: 'internal server error' })
+    expect(res.body).not.toContain('secret')
+    await app.close()
+    const failure = logs
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { msg: string; reqId?: string; err?: { message: string } })
+      .find((line) => line.msg === 'request failed')
+    expect(failure?.reqId).toBe(res.headers['x-request-id'])
+    expect(failure?.err?.message).toContain('disk on fire')
+    expect(logs).not.toContain('token-a')
+  })
+})

@@ -27,8 +27,10 @@ export default fp(
 
     app.decorateRequest('principal', '')
     // A callback hook, not an async one: no promise per request.
-    app.addHook('onRequest', (request, _reply, done) => {
+    app.addHook('onRequest', (request, reply, done) => {
       if (!request.routeOptions.config.secured) return done()
+      // An answer for one principal is no one else's: no cache may keep it, a 401 included.
+      reply.header('cache-control', 'no-store')
       const token = bearer.exec(request.headers.authorization ?? '')?.[1]
       if (token === undefined) {
         return done(new HttpError(401, 'a bearer token is required', { 'www-authenticate': challenge }))

@@ -7,6 +7,6 @@ export default fp(async (app, { origin }: { origin: string }) => {
     origin: origin === '*' ? true : origin.split(','),
     // The methods the document uses; @fastify/cors would allow only GET, HEAD and POST.
     methods: [...new Set(app.spec.operations.map((entry) => entry.method.toUpperCase()))],
-    exposedHeaders: ['Link', 'WWW-Authenticate'],
+    exposedHeaders: ['Link', 'WWW-Authenticate', 'X-Request-Id'],
   })
 })
