@@ -1,6 +1,7 @@
 // `npm run mock`, `npm run mock:dynamic`, `npm run proxy` and `npm run sandbox`: start the mock, the
 // proxy or the sandbox with the command lines the tests use, on the address the environment names,
-// and pass SIGINT, SIGTERM and SIGHUP on to it.
+// and pass SIGINT, SIGTERM and SIGHUP on to it. The npm scripts `exec` this file, so that a signal to
+// the npm process reaches it rather than stopping at the shell npm runs scripts in.
 //
 //   mock, mock:dynamic    MOCK_HOST, MOCK_PORT (default 127.0.0.1:4010)
 //   proxy                 PROXY_HOST, PROXY_PORT (default 127.0.0.1:4011), PROXY_UPSTREAM (default
@@ -38,6 +39,10 @@ const child = spawn(command.command, command.args, {
   stdio: 'inherit',
 })
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-  process.on(signal, () => child.kill(signal))
+  process.on(signal, () => {
+    child.kill(signal)
+    // The server finishes requests in flight within 10 s; past that, nothing is left holding the port.
+    setTimeout(() => child.kill('SIGKILL'), 15_000).unref()
+  })
 }
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)))

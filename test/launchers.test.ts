@@ -1,0 +1,60 @@
+// `npm run mock`, `npm run proxy` and `npm run sandbox` as a person runs them: SIGTERM or SIGINT to the
+// npm process stops everything it started, and the port is free afterwards.
+import { connect } from 'node:net'
+import { describe, expect, it } from 'vitest'
+import { prismListening, serverListening } from '../scripts/lib/commands.js'
+import { startProcess } from '../scripts/lib/processes.js'
+
+const refused = (url: string) =>
+  new Promise<boolean>((resolve) => {
+    const { hostname, port } = new URL(url)
+    const socket = connect(Number(port), hostname)
+    socket.once('connect', () => {
+      socket.destroy()
+      resolve(false)
+    })
+    socket.once('error', () => resolve(true))
+  })
+
+/** Whether any process of the group is still alive. */
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+describe('the launchers', () => {
+  it.each([
+    ['mock', { MOCK_PORT: '0' }, prismListening, 'SIGTERM'],
+    ['proxy', { PROXY_PORT: '0' }, prismListening, 'SIGINT'],
+    ['sandbox', { PORT: '0' }, serverListening, 'SIGTERM'],
+  ] as const)(
+    'npm run %s stops everything it started on a signal to npm',
+    async (script, env, listening, signal) => {
+      const npm = await startProcess({
+        name: `npm run ${script}`,
+        command: 'npm',
+        args: ['run', '--silent', script],
+        env,
+        listening,
+        timeoutMs: 60_000,
+      })
+      try {
+        expect(await refused(npm.url)).toBe(false)
+        npm.signal(signal)
+        await npm.exited
+        // Whatever npm started has had its signal passed on and has ended, port and all.
+        const deadline = Date.now() + 20_000
+        while (groupAlive(npm.pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100))
+        expect(groupAlive(npm.pid), `a process of npm run ${script} is still running`).toBe(false)
+        expect(await refused(npm.url)).toBe(true)
+      } finally {
+        await npm.kill9()
+      }
+    },
+    90_000,
+  )
+})
