@@ -3,6 +3,18 @@ import { Writable } from 'node:stream'
 import { describe, expect, it } from 'vitest'
 import { ALICE, build } from './helpers/build.js'
 
+/** A log stream for a test app, at trace level, and what it has received so far. */
+function captureLogs(): { stream: Writable; logs: () => string } {
+  let text = ''
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      text += chunk
+      done()
+    },
+  })
+  return { stream, logs: () => text }
+}
+
 describe('bearer authentication', () => {
   it.each([
     [undefined, 'a bearer token is required', 'Bearer realm="plant-store"'],
@@ -46,20 +58,14 @@ describe('bearer authentication', () => {
   })
 
   it('never writes the Authorization header to the logs', async () => {
-    let logs = ''
-    const stream = new Writable({
-      write(chunk, _encoding, done) {
-        logs += chunk
-        done()
-      },
-    })
+    const { stream, logs } = captureLogs()
     const app = await build({}, { level: 'trace', stream })
     await app.inject({ url: '/plants', headers: ALICE })
     await app.inject({ url: '/plants', headers: { authorization: 'Bearer token-secret-x' } })
     await app.close()
-    expect(logs).toContain('request completed')
-    expect(logs).not.toContain('token-a')
-    expect(logs).not.toContain('token-secret-x')
+    expect(logs()).toContain('request completed')
+    expect(logs()).not.toContain('token-a')
+    expect(logs()).not.toContain('token-secret-x')
   })
 })
 
@@ -128,13 +134,7 @@ describe('answers that leak nothing', () => {
   })
 
   it('answers a failure with 500 and no internal text, and logs it under the request id', async () => {
-    let logs = ''
-    const stream = new Writable({
-      write(chunk, _encoding, done) {
-        logs += chunk
-        done()
-      },
-    })
+    const { stream, logs } = captureLogs()
     const app = await build({}, { level: 'trace', stream })
     app.repository.get = async () => {
       throw new Error('disk on fire at /var/secret/plants.db')
@@ -144,13 +144,13 @@ describe('answers that leak nothing', () => {
     expect(res.json()).toEqual({ error: 500, message: 'internal server error' })
     expect(res.body).not.toContain('secret')
     await app.close()
-    const failure = logs
+    const failure = logs()
       .split('\n')
       .filter(Boolean)
       .map((line) => JSON.parse(line) as { msg: string; reqId?: string; err?: { message: string } })
       .find((line) => line.msg === 'request failed')
     expect(failure?.reqId).toBe(res.headers['x-request-id'])
     expect(failure?.err?.message).toContain('disk on fire')
-    expect(logs).not.toContain('token-a')
+    expect(logs()).not.toContain('token-a')
   })
 })
