@@ -157,7 +157,7 @@ describe('generated requests, judged by the document, on every target', () => {
         const text = `${(error as Error).message}${cause instanceof Error ? `\n\n${cause.message}` : ''}`
         const found = /seed: (-?\d+), path: "([^"]*)"/.exec(text)
         const replay = found
-          ? `\nReplay exactly this case: npm run explore -- --only generated --seed ${found[1]} --path ${found[2]}\n`
+          ? `\nReplay exactly this case: npm run explore -- --only generated --seed=${found[1]} --path=${found[2]}\n`
           : ''
         throw new Error(`${text}${replay}`)
       }

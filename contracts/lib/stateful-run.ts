@@ -300,10 +300,10 @@ export const replayCommand = (
 ) =>
   [
     'npm run explore -- --only stateful',
-    `--target ${target}`,
-    `--seed ${seed}`,
-    `--path ${path}`,
-    ...(replayPath ? [`--replay '${replayPath}'`] : []),
+    `--target=${target}`,
+    `--seed=${seed}`,
+    `--path=${path}`,
+    ...(replayPath ? [`--replay='${replayPath}'`] : []),
   ].join(' ')
 
 function failureReport(
