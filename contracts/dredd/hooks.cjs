@@ -1,14 +1,25 @@
 // Dredd hooks for `npm run dredd`: give each transaction the request of its own example, from the
-// plan run-dredd.ts wrote. Plain CommonJS because Dredd loads hook files with require().
+// plan run-dredd.ts wrote. Plain CommonJS because Dredd loads hook files with require(); type-checked
+// by `tsc` through JSDoc and contracts/dredd/dredd-hooks.d.ts.
+// @ts-check
 const { readFileSync, writeFileSync } = require('node:fs')
 const { isDeepStrictEqual } = require('node:util')
 const hooks = require('hooks')
 
-const plan = JSON.parse(readFileSync(process.env.DREDD_PLAN, 'utf8'))
+/** @type {import('./plan.js').DreddPlan} */
+const plan = JSON.parse(readFileSync(process.env.DREDD_PLAN ?? '', 'utf8'))
+/** @type {string[]} */
 const seen = []
+/** @type {{ name: string, reason: string }[]} */
 const skipped = []
+/** @type {string[]} */
 const unplanned = []
 
+/**
+ * @param {string} path
+ * @param {string} token
+ * @param {unknown} body
+ */
 async function post(path, token, body) {
   const response = await fetch(new URL(path, plan.serverUrl), {
     method: 'POST',
@@ -30,7 +41,7 @@ hooks.beforeEach((transaction, done) => {
     transaction.fail = `no plan entry for "${transaction.name}" (contracts/dredd/run-dredd.ts)`
     return done()
   }
-  if (entry.skip) {
+  if (entry.skip !== undefined) {
     skipped.push({ name: transaction.name, reason: entry.skip })
     transaction.skip = true
     return done()
@@ -56,7 +67,7 @@ hooks.beforeEach((transaction, done) => {
 
 hooks.beforeEachValidation((transaction) => {
   const entry = plan.transactions[transaction.name]
-  if (!entry || entry.skip) return
+  if (!entry || entry.skip !== undefined) return
   // The example's body and the document's own schema (Dredd's reader drops allOf schemas).
   transaction.expected.body = entry.expected.body
   if (entry.expected.bodySchema) transaction.expected.bodySchema = entry.expected.bodySchema
@@ -71,16 +82,19 @@ hooks.beforeEachValidation((transaction) => {
     if (entry.expected.optionalHeaders.includes(name.toLowerCase())) delete expectedHeaders[name]
   }
   const key = Object.keys(expectedHeaders).find((k) => k.toLowerCase() === 'content-type')
-  const realKey = Object.keys(transaction.real.headers || {}).find((k) => k.toLowerCase() === 'content-type')
-  const mediaType = (value) => String(value).split(';')[0].trim().toLowerCase()
-  if (key && realKey && mediaType(expectedHeaders[key]) === mediaType(transaction.real.headers[realKey])) {
-    expectedHeaders[key] = transaction.real.headers[realKey]
+  const realHeaders = transaction.real?.headers ?? {}
+  const realKey = Object.keys(realHeaders).find((k) => k.toLowerCase() === 'content-type')
+  /** @param {unknown} value */
+  const mediaType = (value) => String(value).split(';')[0]?.trim().toLowerCase()
+  const realType = realKey === undefined ? undefined : realHeaders[realKey]
+  if (key && realType !== undefined && mediaType(expectedHeaders[key]) === mediaType(realType)) {
+    expectedHeaders[key] = realType
   }
 })
 
 hooks.afterEach((transaction) => {
   const entry = plan.transactions[transaction.name]
-  if (!entry || entry.skip || transaction.fail || !transaction.real) return
+  if (!entry || entry.skip !== undefined || transaction.fail || !transaction.real) return
   const name = `${entry.operationId} · ${entry.example}`
   const real = transaction.real
   const problems = []
@@ -90,7 +104,7 @@ hooks.afterEach((transaction) => {
   } else {
     let actual
     try {
-      actual = JSON.parse(real.body)
+      actual = JSON.parse(real.body ?? '')
     } catch {
       actual = undefined
     }

@@ -14,6 +14,7 @@ export interface PlannedRequest {
 
 export type PlannedTransaction =
   | {
+      skip?: undefined
       /** The response example Dredd's transaction stands for, and whose request is sent. */
       example: string
       operationId: string
