@@ -19,6 +19,7 @@ import repository from './plugins/app/repository.js'
 import sandbox from './plugins/app/sandbox.js'
 import cors from './plugins/external/cors.js'
 import docs from './plugins/external/docs.js'
+import securityHeaders from './plugins/external/security-headers.js'
 import { plantHandlers } from './routes/plants.js'
 import { type LoadedSpec, loadSpec } from './spec.js'
 
@@ -141,6 +142,7 @@ export async function buildApp({ config, logger, spec, logStream }: BuildOptions
     return reply.code(status).send(errorBody(status, messageFor(error)))
   })
 
+  await app.register(securityHeaders)
   await app.register(cors, { origin: config.corsOrigin })
   await app.register(docs)
   await app.register(repository, { databaseUrl: config.databaseUrl })

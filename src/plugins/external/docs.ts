@@ -48,7 +48,8 @@ export default fp(async (app) => {
     const empty = answer.rawPayload.length === 0 && answer.headers['content-type'] === undefined
     return empty ? reply.send() : reply.send(answer.rawPayload)
   }
-  app.route({ method: ['GET', 'HEAD'], url: DOCS, handler: serve })
-  app.route({ method: ['GET', 'HEAD'], url: `${DOCS}/*`, handler: serve })
+  // The page runs Swagger UI's own scripts and styles: the API's CSP would stop them.
+  app.route({ method: ['GET', 'HEAD'], url: DOCS, handler: serve, helmet: false })
+  app.route({ method: ['GET', 'HEAD'], url: `${DOCS}/*`, handler: serve, helmet: false })
   app.get('/openapi.json', async () => document)
 })
