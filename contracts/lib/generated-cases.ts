@@ -9,25 +9,8 @@ import {
   type Plant,
   requestFor,
 } from './cases.js'
-import { type JsonSchema, lowestSuccess, type OperationEntry } from './document.js'
+import { flatten, type JsonSchema, lowestSuccess, type OperationEntry } from './document.js'
 import type { Auth, RequestSpec } from './http.js'
-
-/** The properties and required names of an object schema, allOf branches merged. */
-export function objectShape(schema: JsonSchema | undefined): {
-  properties: Record<string, JsonSchema>
-  required: string[]
-} {
-  const properties: Record<string, JsonSchema> = {}
-  const required: string[] = []
-  const visit = (s: JsonSchema | undefined) => {
-    if (!s) return
-    Object.assign(properties, (s.properties as Record<string, JsonSchema> | undefined) ?? {})
-    required.push(...((s.required as string[] | undefined) ?? []))
-    for (const branch of (s.allOf as JsonSchema[] | undefined) ?? []) visit(branch)
-  }
-  visit(schema)
-  return { properties, required: [...new Set(required)] }
-}
 
 /** A JSON value of a type the schema does not allow. */
 function wrongTypeValue(schema: JsonSchema): unknown {
@@ -116,7 +99,7 @@ export function generatedCases(operations: OperationEntry[]): GeneratedCase[] {
       if (requestBody.required) {
         add(entry, 'no body', { ...base, contentType: undefined, body: undefined }, 400)
       }
-      const shape = objectShape(media.schema)
+      const shape = flatten(media.schema ?? {})
       for (const field of shape.required) {
         const { [field]: _left, ...rest } = baseBody
         add(entry, `body without required ${field}`, withBody(rest), 400)

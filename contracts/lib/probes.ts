@@ -5,8 +5,8 @@
 // integer written `1e18`, a `__proto__` key, …) so that deviations can be listed by class.
 import fc from 'fast-check'
 import { INT64_MAX, INT64_MIN } from '../../src/lib/int64.js'
-import type { JsonSchema, OperationEntry, Parameter } from './document.js'
-import { objectShape } from './generated-cases.js'
+import { isUnicodeText } from '../../src/lib/json-body.js'
+import { flatten, type JsonSchema, type OperationEntry, type Parameter } from './document.js'
 import { type Auth, describeRequest, type RequestSpec } from './http.js'
 import { type IntegerForm, integer, type JsonNode, render, string, value } from './json-text.js'
 
@@ -146,7 +146,7 @@ const unknownValue: fc.Arbitrary<JsonNode> = fc.oneof(
 )
 
 function objectNode(schema: JsonSchema): fc.Arbitrary<JsonNode> {
-  const shape = objectShape(schema)
+  const shape = flatten(schema)
   const fields = Object.entries(shape.properties).map(([name, property]) => {
     const node = validNode(property).map((v): [string, JsonNode] => [name, v])
     return shape.required.includes(name) ? node : fc.option(node, { nil: undefined })
@@ -193,7 +193,7 @@ function bodyFeatures(node: JsonNode, top = true): Feature[] {
 
 /** A body with one defect of the schema's own making, and its label. */
 function defectiveBody(schema: JsonSchema): fc.Arbitrary<{ node: JsonNode; defect: Defect }> {
-  const shape = objectShape(schema)
+  const shape = flatten(schema)
   const valid = objectNode(schema)
   const options: fc.Arbitrary<{ node: JsonNode; defect: Defect }>[] = [
     validNode(schema).map((node) => ({
@@ -493,11 +493,8 @@ function queryValue(p: Parameter): fc.Arbitrary<string> {
     const max = typeof schema.maximum === 'number' ? schema.maximum : 2 ** 31 - 1
     return fc.oneof(fc.constantFrom(min, max), fc.integer({ min, max })).map(String)
   }
-  return stringArbitrary.filter((text) => wellFormed(text) && text.length < 1000)
+  return stringArbitrary.filter((text) => isUnicodeText(text) && text.length < 1000)
 }
-
-const wellFormed = (text: string) =>
-  !/[\ud800-\udfff]/.test(text.replace(/[\ud800-\udbff][\udc00-\udfff]/g, ''))
 
 function badQueryValues(p: Parameter): fc.Arbitrary<[string, Defect]> | undefined {
   const schema = p.schema ?? {}

@@ -13,7 +13,7 @@ import fc from 'fast-check'
 import { LosslessNumber, parse as parseLossless, stringify as stringifyLossless } from 'lossless-json'
 import { INT64_MAX, INT64_MIN } from '../../src/lib/int64.js'
 import { nextAddress } from '../../src/lib/link.js'
-import type { JsonSchema, OperationEntry, Parameter } from './document.js'
+import { flatten, type JsonSchema, type OperationEntry, type Parameter } from './document.js'
 import type { Answer, RequestSpec } from './http.js'
 import {
   type Expected,
@@ -60,31 +60,6 @@ export function canonical(value: unknown): string {
 }
 
 // ---- Schemas -------------------------------------------------------------------------------------
-
-interface FlatSchema {
-  type?: string
-  format?: string
-  properties: Record<string, JsonSchema>
-  required: string[]
-  schema: JsonSchema
-}
-
-/** An object schema with its allOf merged in: every property and every required name. */
-export function flatten(schema: JsonSchema): FlatSchema {
-  const flat: FlatSchema = { properties: {}, required: [], schema }
-  const visit = (s: JsonSchema) => {
-    for (const part of (s.allOf as JsonSchema[] | undefined) ?? []) visit(part)
-    const type = Array.isArray(s.type) ? (s.type as string[]).find((t) => t !== 'null') : s.type
-    if (typeof type === 'string') flat.type = type
-    if (typeof s.format === 'string') flat.format = s.format
-    Object.assign(flat.properties, (s.properties as Record<string, JsonSchema> | undefined) ?? {})
-    for (const name of (s.required as string[] | undefined) ?? [])
-      if (!flat.required.includes(name)) flat.required.push(name)
-  }
-  visit(schema)
-  if (!flat.type && Object.keys(flat.properties).length) flat.type = 'object'
-  return flat
-}
 
 /** The fields a response shows of a plant: the properties of its (item) schema. */
 export function fieldsOf(schema: JsonSchema | undefined): string[] {

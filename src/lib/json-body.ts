@@ -45,12 +45,15 @@ export function parseJsonBody(text: string): unknown {
 const loneSurrogate = /[\ud800-\udfff]/
 const pairs = /[\ud800-\udbff][\udc00-\udfff]/g
 
-/** Whether every string and key in the value is well-formed UTF-16, so storable as Unicode text. */
+/** Whether a string is well-formed UTF-16 (no lone surrogate), so storable as Unicode text. */
+export const isUnicodeText = (text: string): boolean => !loneSurrogate.test(text.replace(pairs, ''))
+
+/** Whether every string and key in the value is Unicode text. */
 function unicodeText(value: unknown): boolean {
-  if (typeof value === 'string') return !loneSurrogate.test(value.replace(pairs, ''))
+  if (typeof value === 'string') return isUnicodeText(value)
   if (Array.isArray(value)) return value.every(unicodeText)
   if (typeof value === 'object' && value !== null) {
-    return Object.entries(value).every(([key, item]) => unicodeText(key) && unicodeText(item))
+    return Object.entries(value).every(([key, item]) => isUnicodeText(key) && unicodeText(item))
   }
   return true
 }
