@@ -1,0 +1,96 @@
+// What each plant operation does, apart from any HTTP framework: given the caller, the validated
+// request and a repository, the answer to give. The Fastify routes (src/routes/plants.ts) and the
+// in-process handlers (src/msw/) both adapt it, so the behaviour is written once.
+import type { operations } from '../generated/openapi.js'
+import { HttpError } from '../lib/errors.js'
+import { integerText, isInt64 } from '../lib/int64.js'
+import { nextLink } from '../lib/link.js'
+import type { PlantRepository, StoredPlant } from '../repository/plant-repository.js'
+
+type JsonBody<T> = T extends { content: { 'application/json': infer B } } ? B : never
+type Id = number | bigint
+
+/** The validated parts of a request of operation K, as the document types them. */
+export interface InputOf<K extends keyof operations> {
+  body: operations[K] extends { requestBody: infer R } ? JsonBody<R> : undefined
+  params: operations[K]['parameters'] extends { path: infer P } ? P : undefined
+  query: NonNullable<operations[K]['parameters']['query']>
+}
+
+/** What to answer: the status, the JSON body (none for 204) and any headers beyond the defaults. */
+export interface Answer {
+  status: number
+  body?: unknown
+  headers?: Record<string, string>
+}
+
+export type Operation<K extends keyof operations> = (
+  repository: PlantRepository,
+  principal: string,
+  input: InputOf<K>,
+) => Promise<Answer>
+
+export type PlantOperations = { [K in keyof operations]: Operation<K> }
+
+export const plantOperations: PlantOperations = {
+  async createPlant(repository, principal, { body }) {
+    const { id, name, tag } = body
+    if (!(await repository.create(principal, { id: BigInt(id), name, tag }))) {
+      throw new HttpError(409, `plant ${id} already exists`)
+    }
+    return { status: 200, body: { name, tag } }
+  },
+
+  async listPlants(repository, principal, { query }) {
+    const { cursor, tag } = query
+    // The schema's default has filled the limit in.
+    const limit = query.limit as number
+    const after = cursor === undefined ? undefined : decodeCursor(cursor)
+    const rows = await repository.list(principal, { limit: limit + 1, after, tag })
+    const page: StoredPlant[] = rows.slice(0, limit)
+    const last = page.at(-1)
+    if (rows.length > limit && last) {
+      const next = new URLSearchParams({ limit: String(limit), ...(tag === undefined ? {} : { tag }) })
+      next.set('cursor', encodeCursor(BigInt(last.id)))
+      return { status: 200, body: page, headers: { link: nextLink(`/plants?${next}`) } }
+    }
+    return { status: 200, body: page }
+  },
+
+  async getPlant(repository, principal, { params }) {
+    const plant = await repository.get(principal, BigInt(params.id))
+    if (!plant) throw notFound(params.id)
+    return { status: 200, body: plant }
+  },
+
+  async replacePlant(repository, principal, { params, body }) {
+    const plant = { id: BigInt(params.id), name: body.name, tag: body.tag }
+    if (!(await repository.replace(principal, plant))) throw notFound(plant.id)
+    return { status: 200, body: plant }
+  },
+
+  async deletePlant(repository, principal, { params }) {
+    if (!(await repository.delete(principal, BigInt(params.id)))) throw notFound(params.id)
+    return { status: 204 }
+  },
+}
+
+const notFound = (id: Id) => new HttpError(404, `plant ${id} not found`)
+
+// Opaque to clients by contract; today it is the last id of the page, base64url-encoded. The digits
+// and the sign are ASCII, so btoa/atob (in browsers and Node alike) encode them as Buffer did.
+export function encodeCursor(lastId: bigint): string {
+  return btoa(String(lastId)).replace(/=+$/, '').replaceAll('+', '-').replaceAll('/', '_')
+}
+
+function decodeCursor(cursor: string): bigint {
+  let text = ''
+  try {
+    text = atob(cursor.replaceAll('-', '+').replaceAll('_', '/'))
+  } catch {
+    // Not base64 at all: the check below refuses it.
+  }
+  if (integerText.test(text) && encodeCursor(BigInt(text)) === cursor && isInt64(BigInt(text)))
+    return BigInt(text)
+  throw new HttpError(400, 'querystring/cursor is not a cursor this server made')
+}
