@@ -10,7 +10,7 @@ import type { Probe } from './lib/probes.js'
 // ---- Classes of the example and fixed cases (contracts/plant-store.contract.ts) ---------------------
 
 export interface Deviation {
-  target: 'mock' | 'proxy' | 'sandbox'
+  target: 'mock' | 'proxy' | 'sandbox' | 'handlers'
   name: string
   /** Which cases the class covers. */
   when: (c: Case) => boolean
@@ -79,6 +79,15 @@ export const deviations: Deviation[] = [
     why: 'By design the sandbox accepts any bearer token, each a new principal seeded with the example plants.',
   },
 
+  // ---- The in-process handlers, stateful mode: the sandbox's behaviour ----
+  {
+    target: 'handlers',
+    name: 'any bearer token is a principal',
+    when: (c) => c.request.auth.kind === 'unknown',
+    answers: [200, 204, 409],
+    why: 'Like the sandbox, the stateful handlers accept any bearer token, each a new store seeded with the example plants.',
+  },
+
   // ---- The Prism validation proxy (`npm run proxy`: --errors, --validate-request=false) ----
   {
     target: 'proxy',
@@ -132,7 +141,7 @@ export function deviationFor(target: string, c: Case): Deviation | undefined {
  * none and can have none.
  */
 export interface ExplorationDeviation {
-  target: 'mock' | 'sandbox'
+  target: 'mock' | 'sandbox' | 'handlers'
   name: string
   when: (probe: Probe, documented: number) => boolean
   /** The statuses the target answers such a request with. */
@@ -253,5 +262,14 @@ export const explorationDeviations: ExplorationDeviation[] = [
     when: (probe) => probe.defect === 'auth: unknown token',
     answers: [200, 204, 404, 409],
     why: 'By design the sandbox accepts any bearer token, each a new principal seeded with the example plants.',
+  },
+
+  // ---- The in-process handlers, stateful mode: the sandbox's behaviour ----
+  {
+    target: 'handlers',
+    name: 'any bearer token is a principal',
+    when: (probe) => probe.defect === 'auth: unknown token',
+    answers: [200, 204, 404, 409],
+    why: 'Like the sandbox, the stateful handlers accept any bearer token, each a new store seeded with the example plants.',
   },
 ]

@@ -20,7 +20,7 @@ import { type Api, deriveApi, describeApi } from './lib/stateful.js'
 import { RequestCounts, type RunResult, runTarget, writeReport } from './lib/stateful-run.js'
 import { type Running, startTargets, type TargetName } from './lib/targets.js'
 
-const ALL_TARGETS: TargetName[] = ['server', 'sandbox']
+const ALL_TARGETS: TargetName[] = ['server', 'sandbox', 'handlers']
 const chosen = (process.env.CONTRACT_TARGETS ?? '')
   .split(',')
   .map((s) => s.trim())

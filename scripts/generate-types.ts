@@ -1,10 +1,13 @@
-// Generates src/generated/openapi.ts from spec/openapi.yaml; `--check` fails when the file is stale.
+// Generates, from spec/openapi.yaml, src/generated/openapi.ts (the types) and src/generated/document.ts
+// (the document as a module, for code that runs where there is no file system, such as the in-process
+// handlers in a browser); `--check` fails when either is stale.
 import { readFile, writeFile } from 'node:fs/promises'
 import openapiTS, { astToString } from 'openapi-typescript'
 import ts from 'typescript'
+import { loadSpec, specPath } from '../src/spec.js'
 
 const specUrl = new URL('../spec/openapi.yaml', import.meta.url)
-const outUrl = new URL('../src/generated/openapi.ts', import.meta.url)
+const header = '// Generated from spec/openapi.yaml by `npm run generate`. Do not edit.\n\n'
 
 // JSON numbers beyond 2^53 cannot be JavaScript numbers, so the server hands int64 values beyond
 // that range to handlers as bigint; the types must admit both.
@@ -17,19 +20,35 @@ export async function generateTypes(): Promise<string> {
   const ast = await openapiTS(specUrl, {
     transform: (schema) => (schema.format === 'int64' ? int64 : undefined),
   })
-  return `// Generated from spec/openapi.yaml by \`npm run generate\`. Do not edit.\n\n${astToString(ast)}`
+  return `${header}${astToString(ast)}`
+}
+
+export async function generateDocument(): Promise<string> {
+  const { document } = await loadSpec(specPath)
+  return (
+    `${header}import type { Document } from '../document.js'\n\n` +
+    `export const document = ${JSON.stringify(document, null, 2)} as unknown as Document\n`
+  )
+}
+
+export const outputs = {
+  'src/generated/openapi.ts': generateTypes,
+  'src/generated/document.ts': generateDocument,
 }
 
 const isMain = process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'))
 if (isMain) {
-  const text = await generateTypes()
-  if (process.argv.includes('--check')) {
-    const current = await readFile(outUrl, 'utf8').catch(() => '')
-    if (current !== text) {
-      console.error('src/generated/openapi.ts is stale: run `npm run generate`')
-      process.exit(1)
+  for (const [file, generate] of Object.entries(outputs)) {
+    const outUrl = new URL(`../${file}`, import.meta.url)
+    const text = await generate()
+    if (process.argv.includes('--check')) {
+      const current = await readFile(outUrl, 'utf8').catch(() => '')
+      if (current !== text) {
+        console.error(`${file} is stale: run \`npm run generate\``)
+        process.exitCode = 1
+      }
+    } else {
+      await writeFile(outUrl, text)
     }
-  } else {
-    await writeFile(outUrl, text)
   }
 }

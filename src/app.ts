@@ -12,6 +12,7 @@ import Fastify, {
 import type { Config } from './config.js'
 import { errorBody, HttpError } from './lib/errors.js'
 import { parseJsonBody } from './lib/json-body.js'
+import { BODY_LIMIT } from './lib/limits.js'
 import { createAjv, validatorCompiler } from './lib/validation.js'
 import auth from './plugins/app/auth.js'
 import openapiRoutes from './plugins/app/openapi-routes.js'
@@ -23,8 +24,7 @@ import securityHeaders from './plugins/external/security-headers.js'
 import { plantHandlers } from './routes/plants.js'
 import { type LoadedSpec, loadSpec } from './spec.js'
 
-/** The largest request body, as the document's Limits section states. */
-export const BODY_LIMIT = 65536
+export { BODY_LIMIT }
 
 export interface BuildOptions {
   config: Config

@@ -89,7 +89,7 @@ describe('memory and SQLite side by side', () => {
                   return store.delete(c.owner, c.id)
                 case 'get':
                   return store.get(c.owner, c.id)
-                case 'list':
+                default:
                   return store.list(c.owner, { limit: c.limit, after: c.after, tag: c.tag })
               }
             }),

@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises'
 import SwaggerParser from '@apidevtools/swagger-parser'
 import { describe, expect, it } from 'vitest'
-import { generateTypes } from '../scripts/generate-types.js'
+import { outputs } from '../scripts/generate-types.js'
 import { dereference, isSecured, loadSpec, type SecurityRequirement, specPath } from '../src/spec.js'
 
 // validate: the full OpenAPI 3.1 schema check of swagger-parser; it throws on an invalid document.
@@ -65,9 +65,9 @@ describe('spec/openapi.yaml', () => {
     }
   })
 
-  it('has src/generated/openapi.ts up to date (npm run generate)', async () => {
-    const current = await readFile(new URL('../src/generated/openapi.ts', import.meta.url), 'utf8')
-    expect(current).toBe(await generateTypes())
+  it.each(Object.entries(outputs))('has %s up to date (npm run generate)', async (file, generate) => {
+    const current = await readFile(new URL(`../${file}`, import.meta.url), 'utf8')
+    expect(current).toBe(await generate())
   })
 })
 

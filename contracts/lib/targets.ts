@@ -1,4 +1,5 @@
-// The four targets of the contract run (real server, sandbox, Prism mock, Prism validation proxy):
+// The targets of the contract run (real server, sandbox, Prism mock, Prism validation proxy, and the
+// stateful in-process handlers served over HTTP):
 // starting them, a fresh principal per case, and setting up the plants a case needs.
 import * as commands from '../../scripts/lib/commands.js'
 import { listAll as listPages } from '../../scripts/lib/paging.js'
@@ -8,7 +9,7 @@ import type { Plant } from './cases.js'
 import { contractSpecPath } from './document.js'
 import { type Auth, type RequestSpec, send } from './http.js'
 
-export type TargetName = 'server' | 'sandbox' | 'proxy' | 'mock'
+export type TargetName = 'server' | 'sandbox' | 'proxy' | 'mock' | 'handlers'
 
 export interface Target {
   name: TargetName
@@ -74,10 +75,13 @@ export async function startTargets(names: TargetName[]): Promise<Running> {
         : undefined,
       want.has('sandbox') ? track(startProcess(commands.sandbox({ env: { NODE_ENV: 'test' } }))) : undefined,
       want.has('mock') ? track(startProcess(commands.mock({ spec: contractSpecPath }))) : undefined,
+      want.has('handlers') ? track(startProcess(commands.handlers('stateful'))) : undefined,
     ])
     const failed = settled.filter((s): s is PromiseRejectedResult => s.status === 'rejected')
     if (failed.length) throw new Error(failed.map((f) => String(f.reason)).join('\n\n'))
-    const [server, sandbox, mock] = settled.map((s) => (s.status === 'fulfilled' ? s.value : undefined))
+    const [server, sandbox, mock, handlers] = settled.map((s) =>
+      s.status === 'fulfilled' ? s.value : undefined,
+    )
     const proxy =
       want.has('proxy') && server
         ? await track(startProcess(commands.proxy(server.url, { spec: contractSpecPath })))
@@ -114,6 +118,17 @@ export async function startTargets(names: TargetName[]): Promise<Running> {
         stateUrl: sandbox.url,
         seeded: true,
         newToken: fresh,
+        unknownToken,
+      }
+    }
+    if (handlers) {
+      // The stateful handlers keep a store per token, seeded as the sandbox's are.
+      targets.handlers = {
+        name: 'handlers',
+        url: handlers.url,
+        stateUrl: handlers.url,
+        seeded: true,
+        newToken: () => `handlers-token-${++nextFreeToken}`,
         unknownToken,
       }
     }

@@ -1,4 +1,5 @@
-// The command lines that start the real server, the sandbox, the Prism mock and the Prism proxy, in
+// The command lines that start the real server, the sandbox, the Prism mock, the Prism proxy and the
+// in-process handlers served over HTTP, in
 // one place: the launchers (`npm run mock`, …), the tests, the contract suite and the benchmark all
 // start them from here, so what is tested is what developers run.
 import { createRequire } from 'node:module'
@@ -70,6 +71,19 @@ export function sandbox(options: ServerOptions = {}) {
     ...options,
     env: { SANDBOX: 'true', DATABASE_URL: 'sqlite::memory:', ...options.env },
   })
+}
+
+/** The in-process handlers (src/msw/) served over HTTP by scripts/serve-handlers.ts. */
+export const handlersListening = /Plant store handlers \(\w+\) listening at (http:\/\/[^\s",]+)/
+
+export function handlers(mode: 'stateful' | 'examples', { port = 0 }: Partial<Listen> = {}) {
+  return {
+    name: `handlers (${mode})`,
+    command: process.execPath,
+    args: ['--import', 'tsx', join(repoRoot, 'scripts', 'serve-handlers.ts'), mode, String(port)],
+    env: {},
+    listening: handlersListening,
+  } satisfies StartOptions
 }
 
 const require = createRequire(import.meta.url)

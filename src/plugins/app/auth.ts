@@ -2,7 +2,7 @@
 import { hash } from 'node:crypto'
 import fp from 'fastify-plugin'
 import type { Config } from '../../config.js'
-import { HttpError } from '../../lib/errors.js'
+import { bearerToken, tokenInvalid, tokenRequired } from '../../lib/bearer.js'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -11,8 +11,6 @@ declare module 'fastify' {
   }
 }
 
-const bearer = /^Bearer +(\S+) *$/i
-const challenge = 'Bearer realm="plant-store"'
 const digest = (token: string) => hash('sha256', token, 'base64')
 
 export default fp(
@@ -31,18 +29,10 @@ export default fp(
       if (!request.routeOptions.config.secured) return done()
       // An answer for one principal is no one else's: no cache may keep it, a 401 included.
       reply.header('cache-control', 'no-store')
-      const token = bearer.exec(request.headers.authorization ?? '')?.[1]
-      if (token === undefined) {
-        return done(new HttpError(401, 'a bearer token is required', { 'www-authenticate': challenge }))
-      }
+      const token = bearerToken(request.headers.authorization)
+      if (token === undefined) return done(tokenRequired())
       const principal = principalOf(token)
-      if (principal === undefined) {
-        return done(
-          new HttpError(401, 'the bearer token is not valid', {
-            'www-authenticate': `${challenge}, error="invalid_token"`,
-          }),
-        )
-      }
+      if (principal === undefined) return done(tokenInvalid())
       request.principal = principal
       done()
     })

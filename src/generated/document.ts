@@ -1,0 +1,778 @@
+// Generated from spec/openapi.yaml by `npm run generate`. Do not edit.
+
+import type { Document } from '../document.js'
+
+export const document = {
+  "openapi": "3.1.0",
+  "info": {
+    "title": "Plant Store",
+    "version": "1.0.0",
+    "summary": "A small store of plants.",
+    "description": "A sample interface built around a plant store. A client creates plants in the store and,\nthrough the additions below, lists, reads, replaces and deletes them.\n\n**What is original and what is added.** The 1.0.0 interface shows one operation,\n`POST /plants` (`createPlant`), with the schemas `Plant`, `NewPlant` and `Error`, its `200` and\n`400` responses, and bearer authentication. Everything else in this document extends the\n1.0.0 interface, and each addition says so in its description.\n\n**Principals (addition).** Each bearer token belongs to one principal. A principal sees and\nchanges only its own plants, and plant ids are unique per principal: two principals may both\nown a plant with id 1.\n\n**Errors (addition).** Every error answer has an `Error` body whose `error` is the HTTP status\ncode and whose `message` says what was wrong. Every answer carries an `X-Request-Id` header; a\n`500` says only `internal server error`, and the server's log has the details under that id.\nAnswers to operations that need a token carry `Cache-Control: no-store`; every answer carries\nsecurity headers for a JSON API (`Content-Security-Policy: default-src 'none'`,\n`X-Content-Type-Options: nosniff`).\n\n**Limits (addition).** A request body may be at most 65536 bytes, the request line and headers\ntogether at most 16384 bytes (`431`).\n\n**Bodies (addition).** A body is read as JSON, exactly: an integer may be written in any form\nJSON allows (`1000000000000000000`, `1e18` and `1000000000000000000.0` are the same id), and\nno digit of an int64 is lost. Keys a schema does not name are ignored, `__proto__`,\n`constructor` and `prototype` included; of duplicate keys, the last counts. Strings must be\nUnicode text: a lone surrogate escape such as `\\ud800` is a `400`.\n\n**Contract fixtures.** A request example whose name matches a response example produces that\nresponse; a required parameter or request body with no example of that name takes its first\nexample. `x-given-plants` on a request example lists the plants the caller must already own\nfor the example to hold; `x-example-names` on a response without a body lists the request\nexamples that produce it. Tools ignore these `x-` fields; the contract suite reads them.\nOperations without a request body ignore any body sent with them.\n",
+    "license": {
+      "name": "MIT",
+      "identifier": "MIT"
+    }
+  },
+  "servers": [
+    {
+      "url": "http://127.0.0.1:3000",
+      "description": "The real server on a developer's machine (`npm start`)"
+    },
+    {
+      "url": "http://127.0.0.1:4010",
+      "description": "The Prism mock (`npm run mock`)"
+    }
+  ],
+  "security": [
+    {
+      "bearerAuth": []
+    }
+  ],
+  "tags": [
+    {
+      "name": "plants",
+      "description": "The plants in the store"
+    }
+  ],
+  "paths": {
+    "/plants": {
+      "post": {
+        "operationId": "createPlant",
+        "tags": [
+          "plants"
+        ],
+        "summary": "Create a plant",
+        "description": "Creates a new plant in the store.\n\nAddition to 1.0.0: the `id` must not already belong to one of the caller's plants (`409`),\nand the answer to a missing or invalid token (`401`), an oversized body (`413`) and a body\nthat is not JSON (`415`).\n",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/NewPlant"
+              },
+              "examples": {
+                "basil": {
+                  "summary": "A new basil plant",
+                  "value": {
+                    "id": 1,
+                    "name": "Basil",
+                    "tag": "herb"
+                  }
+                },
+                "untagged": {
+                  "summary": "A plant without a tag",
+                  "value": {
+                    "id": 2,
+                    "name": "Fern"
+                  }
+                },
+                "missingName": {
+                  "summary": "A plant without the required name",
+                  "value": {
+                    "id": 3,
+                    "tag": "herb"
+                  }
+                },
+                "idNotInteger": {
+                  "summary": "An id that is a string, not an integer",
+                  "value": {
+                    "id": "4",
+                    "name": "Mint"
+                  }
+                },
+                "duplicate": {
+                  "summary": "An id the caller already uses (addition)",
+                  "x-given-plants": [
+                    {
+                      "id": 1,
+                      "name": "Basil",
+                      "tag": "herb"
+                    }
+                  ],
+                  "value": {
+                    "id": 1,
+                    "name": "Rosemary",
+                    "tag": "herb"
+                  }
+                }
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "plant response",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Plant"
+                },
+                "examples": {
+                  "basil": {
+                    "summary": "The basil plant as created",
+                    "value": {
+                      "name": "Basil",
+                      "tag": "herb"
+                    }
+                  },
+                  "untagged": {
+                    "summary": "The fern as created",
+                    "value": {
+                      "name": "Fern"
+                    }
+                  }
+                }
+              }
+            },
+            "links": {
+              "getPlant": {
+                "operationId": "getPlant",
+                "parameters": {
+                  "id": "$request.body#/id"
+                },
+                "description": "Reads the plant just created, by the `id` the request body gave it (addition to\n1.0.0).\n"
+              },
+              "replacePlant": {
+                "operationId": "replacePlant",
+                "parameters": {
+                  "id": "$request.body#/id"
+                },
+                "description": "Replaces the name and tag of the plant just created, by the `id` the request body\ngave it (addition to 1.0.0).\n"
+              },
+              "deletePlant": {
+                "operationId": "deletePlant",
+                "parameters": {
+                  "id": "$request.body#/id"
+                },
+                "description": "Deletes the plant just created, by the `id` the request body gave it (addition to\n1.0.0).\n"
+              }
+            }
+          },
+          "400": {
+            "description": "unexpected error",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                },
+                "examples": {
+                  "missingName": {
+                    "summary": "The name is missing",
+                    "value": {
+                      "error": 400,
+                      "message": "body must have required property 'name'"
+                    }
+                  },
+                  "idNotInteger": {
+                    "summary": "The id is not an integer",
+                    "value": {
+                      "error": 400,
+                      "message": "body/id must be integer"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "409": {
+            "description": "A plant with this id already exists for this caller (addition to 1.0.0). Nothing is\nchanged.\n",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                },
+                "examples": {
+                  "duplicate": {
+                    "summary": "The id 1 is taken",
+                    "value": {
+                      "error": 409,
+                      "message": "plant 1 already exists"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          }
+        }
+      },
+      "get": {
+        "operationId": "listPlants",
+        "tags": [
+          "plants"
+        ],
+        "summary": "List plants",
+        "description": "Lists the caller's plants in ascending order of id (addition to 1.0.0).\n\nA page holds at most `limit` plants. When more follow, the `Link` header carries the\naddress of the next page with `rel=\"next\"`; follow it as it is. The cursor in it is\nopaque: it may change form between versions, and only the server makes it.\n",
+        "parameters": [
+          {
+            "name": "limit",
+            "in": "query",
+            "description": "The most plants to return in one page (addition to 1.0.0).",
+            "required": false,
+            "schema": {
+              "type": "integer",
+              "format": "int32",
+              "minimum": 1,
+              "maximum": 100,
+              "default": 20
+            },
+            "examples": {
+              "firstPage": {
+                "summary": "One plant a page",
+                "x-given-plants": [
+                  {
+                    "id": 1,
+                    "name": "Basil",
+                    "tag": "herb"
+                  },
+                  {
+                    "id": 2,
+                    "name": "Fern"
+                  }
+                ],
+                "value": 1
+              },
+              "limitTooSmall": {
+                "summary": "A limit below 1",
+                "value": 0
+              }
+            }
+          },
+          {
+            "name": "cursor",
+            "in": "query",
+            "description": "Where the page starts: copy it from the `Link` header of the page before\n(addition to 1.0.0).\n",
+            "required": false,
+            "schema": {
+              "type": "string"
+            },
+            "examples": {
+              "badCursor": {
+                "summary": "A cursor the server did not make",
+                "value": "not-a-cursor"
+              }
+            }
+          },
+          {
+            "name": "tag",
+            "in": "query",
+            "description": "Only plants with exactly this tag (addition to 1.0.0).",
+            "required": false,
+            "schema": {
+              "type": "string"
+            },
+            "examples": {
+              "herbs": {
+                "summary": "Only the herbs",
+                "x-given-plants": [
+                  {
+                    "id": 1,
+                    "name": "Basil",
+                    "tag": "herb"
+                  },
+                  {
+                    "id": 2,
+                    "name": "Fern"
+                  },
+                  {
+                    "id": 3,
+                    "name": "Mint",
+                    "tag": "herb"
+                  }
+                ],
+                "value": "herb"
+              }
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "A page of the caller's plants (addition to 1.0.0).",
+            "headers": {
+              "Link": {
+                "$ref": "#/components/headers/Link"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "array",
+                  "items": {
+                    "$ref": "#/components/schemas/StoredPlant"
+                  }
+                },
+                "examples": {
+                  "herbs": {
+                    "summary": "The caller's herbs",
+                    "value": [
+                      {
+                        "id": 1,
+                        "name": "Basil",
+                        "tag": "herb"
+                      },
+                      {
+                        "id": 3,
+                        "name": "Mint",
+                        "tag": "herb"
+                      }
+                    ]
+                  },
+                  "firstPage": {
+                    "summary": "The first of two pages",
+                    "value": [
+                      {
+                        "id": 1,
+                        "name": "Basil",
+                        "tag": "herb"
+                      }
+                    ]
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "The limit or the cursor is not valid (addition to 1.0.0).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                },
+                "examples": {
+                  "limitTooSmall": {
+                    "summary": "The limit is below 1",
+                    "value": {
+                      "error": 400,
+                      "message": "querystring/limit must be >= 1"
+                    }
+                  },
+                  "badCursor": {
+                    "summary": "The cursor was not made by the server",
+                    "value": {
+                      "error": 400,
+                      "message": "querystring/cursor is not a cursor this server made"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          }
+        }
+      }
+    },
+    "/plants/{id}": {
+      "parameters": [
+        {
+          "$ref": "#/components/parameters/PlantId"
+        }
+      ],
+      "get": {
+        "operationId": "getPlant",
+        "tags": [
+          "plants"
+        ],
+        "summary": "Read a plant",
+        "description": "Reads one of the caller's plants (addition to 1.0.0).",
+        "responses": {
+          "200": {
+            "description": "The plant.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/StoredPlant"
+                },
+                "examples": {
+                  "basil": {
+                    "summary": "The basil plant",
+                    "value": {
+                      "id": 1,
+                      "name": "Basil",
+                      "tag": "herb"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadPlantId"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          }
+        }
+      },
+      "put": {
+        "operationId": "replacePlant",
+        "tags": [
+          "plants"
+        ],
+        "summary": "Replace a plant",
+        "description": "Replaces the name and tag of one of the caller's plants; a tag left out is removed\n(addition to 1.0.0). The plant must exist: create it with `createPlant`.\n",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/Plant"
+              },
+              "examples": {
+                "basil": {
+                  "summary": "Basil renamed",
+                  "value": {
+                    "name": "Thai basil",
+                    "tag": "herb"
+                  }
+                },
+                "notFound": {
+                  "summary": "A plant that does not exist",
+                  "value": {
+                    "name": "Thai basil"
+                  }
+                },
+                "missingName": {
+                  "summary": "A plant without the required name",
+                  "value": {
+                    "tag": "herb"
+                  }
+                }
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The plant as it is now stored.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/StoredPlant"
+                },
+                "examples": {
+                  "basil": {
+                    "summary": "The renamed basil",
+                    "value": {
+                      "id": 1,
+                      "name": "Thai basil",
+                      "tag": "herb"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "The id or the body is not valid (addition to 1.0.0).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                },
+                "examples": {
+                  "missingName": {
+                    "summary": "The name is missing",
+                    "value": {
+                      "error": 400,
+                      "message": "body must have required property 'name'"
+                    }
+                  },
+                  "idNotInteger": {
+                    "$ref": "#/components/examples/idNotInteger"
+                  }
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          }
+        }
+      },
+      "delete": {
+        "operationId": "deletePlant",
+        "tags": [
+          "plants"
+        ],
+        "summary": "Delete a plant",
+        "description": "Deletes one of the caller's plants (addition to 1.0.0).",
+        "responses": {
+          "204": {
+            "description": "The plant is deleted.",
+            "x-example-names": [
+              "basil"
+            ]
+          },
+          "400": {
+            "$ref": "#/components/responses/BadPlantId"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          }
+        }
+      }
+    }
+  },
+  "components": {
+    "securitySchemes": {
+      "bearerAuth": {
+        "type": "http",
+        "scheme": "bearer",
+        "description": "`Authorization: Bearer <ACCESS_TOKEN>`. Tokens are issued by whoever runs the server\n(`AUTH_TOKENS`); each belongs to one principal (addition to 1.0.0).\n"
+      }
+    },
+    "parameters": {
+      "PlantId": {
+        "name": "id",
+        "in": "path",
+        "required": true,
+        "description": "The plant's id, any int64, in decimal digits with an optional minus sign and no leading\nzeros or plus sign (addition to 1.0.0).\n",
+        "schema": {
+          "type": "integer",
+          "format": "int64"
+        },
+        "examples": {
+          "basil": {
+            "summary": "A plant the caller owns",
+            "x-given-plants": [
+              {
+                "id": 1,
+                "name": "Basil",
+                "tag": "herb"
+              }
+            ],
+            "value": 1
+          },
+          "notFound": {
+            "summary": "An id the caller has no plant with",
+            "value": 404
+          },
+          "idNotInteger": {
+            "summary": "An id that is not an integer",
+            "value": "abc"
+          }
+        }
+      }
+    },
+    "headers": {
+      "Link": {
+        "description": "`<address of the next page>; rel=\"next\"`, present when more plants follow\n(addition to 1.0.0).\n",
+        "schema": {
+          "type": "string",
+          "pattern": "^<[^>]+>; rel=\"next\"$"
+        },
+        "example": "</plants?limit=1&cursor=MQ>; rel=\"next\""
+      },
+      "WWW-Authenticate": {
+        "description": "The bearer challenge (RFC 6750), on every 401 (addition to 1.0.0).",
+        "required": true,
+        "schema": {
+          "type": "string",
+          "pattern": "^Bearer"
+        },
+        "example": "Bearer realm=\"plant-store\""
+      }
+    },
+    "examples": {
+      "idNotInteger": {
+        "summary": "The id is not an integer",
+        "value": {
+          "error": 400,
+          "message": "params/id must be integer"
+        }
+      }
+    },
+    "responses": {
+      "BadPlantId": {
+        "description": "The id is not an int64 (addition to 1.0.0).",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            },
+            "examples": {
+              "idNotInteger": {
+                "$ref": "#/components/examples/idNotInteger"
+              }
+            }
+          }
+        }
+      },
+      "Unauthorized": {
+        "description": "The bearer token is missing, malformed or not known (addition to 1.0.0).\n",
+        "headers": {
+          "WWW-Authenticate": {
+            "$ref": "#/components/headers/WWW-Authenticate"
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            },
+            "examples": {
+              "missingToken": {
+                "summary": "No Authorization header",
+                "value": {
+                  "error": 401,
+                  "message": "a bearer token is required"
+                }
+              },
+              "invalidToken": {
+                "summary": "A token the server does not know",
+                "value": {
+                  "error": 401,
+                  "message": "the bearer token is not valid"
+                }
+              }
+            }
+          }
+        }
+      },
+      "NotFound": {
+        "description": "The caller has no plant with this id (addition to 1.0.0).",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            },
+            "examples": {
+              "notFound": {
+                "summary": "No plant 404",
+                "value": {
+                  "error": 404,
+                  "message": "plant 404 not found"
+                }
+              }
+            }
+          }
+        }
+      },
+      "PayloadTooLarge": {
+        "description": "The request body is larger than 65536 bytes (addition to 1.0.0).",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            },
+            "examples": {
+              "tooLarge": {
+                "summary": "A body over the limit",
+                "value": {
+                  "error": 413,
+                  "message": "the body is larger than 65536 bytes"
+                }
+              }
+            }
+          }
+        }
+      },
+      "UnsupportedMediaType": {
+        "description": "The request body is not `application/json` (addition to 1.0.0).",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            },
+            "examples": {
+              "notJson": {
+                "summary": "A text/plain body",
+                "value": {
+                  "error": 415,
+                  "message": "the body must be application/json, not text/plain"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "schemas": {
+      "Plant": {
+        "type": "object",
+        "required": [
+          "name"
+        ],
+        "properties": {
+          "name": {
+            "description": "The name of the plant",
+            "type": "string"
+          },
+          "tag": {
+            "description": "Tag to specify the type",
+            "type": "string"
+          }
+        }
+      },
+      "NewPlant": {
+        "allOf": [
+          {
+            "$ref": "#/components/schemas/Plant"
+          },
+          {
+            "required": [
+              "id"
+            ],
+            "properties": {
+              "id": {
+                "description": "Identification number of the plant",
+                "type": "integer",
+                "format": "int64"
+              }
+            }
+          }
+        ]
+      },
+      "StoredPlant": {
+        "description": "A plant as the store keeps it: the fields of `NewPlant` (addition to 1.0.0).\n",
+        "allOf": [
+          {
+            "$ref": "#/components/schemas/NewPlant"
+          }
+        ]
+      },
+      "Error": {
+        "type": "object",
+        "required": [
+          "error",
+          "message"
+        ],
+        "properties": {
+          "error": {
+            "type": "integer",
+            "format": "int32"
+          },
+          "message": {
+            "type": "string"
+          }
+        }
+      }
+    }
+  }
+} as unknown as Document

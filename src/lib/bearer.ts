@@ -1,0 +1,17 @@
+// The bearer scheme's rules (RFC 6750), shared by the server and the in-process handlers.
+import { HttpError } from './errors.js'
+
+const bearer = /^Bearer +(\S+) *$/i
+export const challenge = 'Bearer realm="plant-store"'
+
+/** The token of an Authorization header, or undefined when it holds no bearer token. */
+export const bearerToken = (authorization: string | null | undefined): string | undefined =>
+  bearer.exec(authorization ?? '')?.[1]
+
+export const tokenRequired = () =>
+  new HttpError(401, 'a bearer token is required', { 'www-authenticate': challenge })
+
+export const tokenInvalid = () =>
+  new HttpError(401, 'the bearer token is not valid', {
+    'www-authenticate': `${challenge}, error="invalid_token"`,
+  })

@@ -1,0 +1,184 @@
+// The plant store in process, for frontend tests and browsers: one `answer(request)` for both modes
+// ("stateful": the sandbox's behaviour on an in-memory store; "examples": the document's examples, as
+// `npm run mock` serves them), plus Prefer delay / network error and one-shot overrides for a test.
+import { stringify } from 'lossless-json'
+import { type Answer, plantOperations } from '../core/plant-operations.js'
+import { type Document, dereference, givenPlants, type OperationEntry } from '../document.js'
+import { document as bundledDocument } from '../generated/document.js'
+import { errorBody, HttpError } from '../lib/errors.js'
+import { openMemoryRepository } from '../repository/memory-repository.js'
+import { RequestReader } from './request-reader.js'
+
+export type Mode = 'stateful' | 'examples'
+
+export interface PlantStoreOptions {
+  /** "stateful" (default): a store per bearer token, seeded with the document's example plants. */
+  mode?: Mode
+  /** The longest `Prefer: delay=MS` honoured, in milliseconds (default 10000). */
+  maxDelay?: number
+  /** The document to serve (default: spec/openapi.yaml as built into this module). */
+  document?: Document
+}
+
+/** What one overridden request answers instead: a status (and body), or a network error. */
+export type Override = { status: number; body?: unknown; headers?: Record<string, string> } | 'network-error'
+
+/** An answer, or a network error (a fetch that rejects). */
+export type Outcome = { response: Response; delay: number } | { networkError: true; delay: number }
+
+const json = 'application/json; charset=utf-8'
+const controlParameters = ['__code', '__example', '__dynamic']
+
+export class PlantStore {
+  readonly mode: Mode
+  readonly reader: RequestReader
+  private readonly maxDelay: number
+  private readonly seeds: ReturnType<typeof givenPlants>
+  private repository = openMemoryRepository()
+  private seeded = new Set<string>()
+  private overrides = new Map<string, Override[]>()
+
+  constructor({ mode = 'stateful', maxDelay = 10_000, document = bundledDocument }: PlantStoreOptions = {}) {
+    this.mode = mode
+    this.maxDelay = maxDelay
+    const dereferenced = dereference(structuredClone(document))
+    this.reader = new RequestReader(dereferenced)
+    this.seeds = givenPlants(dereferenced)
+  }
+
+  /** The next request to this operation answers `override` instead, once; later ones are normal again. */
+  failNext(operationId: string, override: Override = { status: 500 }): void {
+    if (!this.reader.operations.some((entry) => entry.operationId === operationId))
+      throw new Error(`no operation ${operationId} in the document`)
+    this.overrides.set(operationId, [...(this.overrides.get(operationId) ?? []), override])
+  }
+
+  /** Forgets every plant, seed and pending override: each test starts from the document's examples. */
+  async reset(): Promise<void> {
+    await this.repository.close()
+    this.repository = openMemoryRepository()
+    this.seeded = new Set()
+    this.overrides = new Map()
+  }
+
+  /** Answers a request as the handlers do; `path` is its path below the store's base address. */
+  async answer(request: Request, path = new URL(request.url).pathname): Promise<Outcome> {
+    const url = new URL(request.url)
+    let delay = 0
+    let secured = false
+    try {
+      const prefer = preferences(request.headers.get('prefer'))
+      delay = this.delayOf(prefer.get('delay'))
+      const { entry } = this.reader.route(request.method, path).route
+      secured = entry.secured
+      const override = this.overrides.get(entry.operationId)?.shift()
+      if (override === 'network-error' || prefer.has('network-error')) return { networkError: true, delay }
+      if (override) {
+        const body = override.body ?? errorBody(override.status, 'forced by the test')
+        return { response: respond({ status: override.status, body, headers: override.headers }), delay }
+      }
+      const query = new URLSearchParams(url.search)
+      for (const name of controlParameters) query.delete(name)
+      const read = await this.reader.read(request, path, query)
+      const answer =
+        this.mode === 'examples'
+          ? exampleAnswer(read.entry, prefer, url.searchParams, query)
+          : await this.operate(read.entry, read.token ?? '', read.input)
+      return { response: respond(answer, secured), delay }
+    } catch (error) {
+      const { statusCode, message, headers } =
+        error instanceof HttpError ? error : new HttpError(500, 'internal server error')
+      return {
+        response: respond({ status: statusCode, body: errorBody(statusCode, message), headers }, secured),
+        delay,
+      }
+    }
+  }
+
+  private async operate(entry: OperationEntry, token: string, input: unknown): Promise<Answer> {
+    // As in the sandbox, a token seen for the first time starts with the document's example plants.
+    if (!this.seeded.has(token)) {
+      this.seeded.add(token)
+      for (const plant of this.seeds) await this.repository.create(token, { ...plant, id: BigInt(plant.id) })
+    }
+    const operation = plantOperations[entry.operationId as keyof typeof plantOperations]
+    if (!operation) throw new Error(`no behaviour for operation ${entry.operationId}`)
+    return operation(this.repository, token, input as never)
+  }
+
+  private delayOf(value: string | undefined): number {
+    if (value === undefined) return 0
+    const ms = Number(value)
+    if (!/^\d+$/.test(value) || ms > this.maxDelay)
+      throw new HttpError(
+        400,
+        `Prefer: delay must be a whole number of milliseconds from 0 to ${this.maxDelay}, not ${value}`,
+      )
+    return ms
+  }
+}
+
+/** RFC 7240 preferences: `delay=200, code=404, example=herbs, network-error`. */
+function preferences(header: string | null): Map<string, string | undefined> {
+  const out = new Map<string, string | undefined>()
+  for (const part of (header ?? '').split(/[,;]/)) {
+    const [name, value] = part.split('=').map((s) => s.trim())
+    if (name) out.set(name.toLowerCase(), value?.replace(/^"(.*)"$/, '$1'))
+  }
+  return out
+}
+
+/**
+ * The examples mode's answer, chosen as Prism chooses: `Prefer: code=…, example=…` or the `__code` and
+ * `__example` query parameters, else the first success and its first example. One difference, on
+ * purpose: a page asked for with a cursor carries no Link, so a client that follows Link stops.
+ */
+function exampleAnswer(
+  entry: OperationEntry,
+  prefer: Map<string, string | undefined>,
+  search: URLSearchParams,
+  query: URLSearchParams,
+): Answer {
+  const responses = entry.operation.responses ?? {}
+  const code = prefer.get('code') ?? search.get('__code') ?? Object.keys(responses).find((s) => /^2/.test(s))
+  const response = code === undefined ? undefined : (responses[code] as ResponseObject | undefined)
+  if (code === undefined || !response)
+    throw new HttpError(400, `${entry.operationId} documents no response with status ${code}`)
+  const status = Number(code)
+  const content = response.content?.['application/json']
+  const name = prefer.get('example') ?? search.get('__example') ?? undefined
+  let body: unknown
+  if (content) {
+    const examples = content.examples ?? {}
+    if (name !== undefined && !(name in examples))
+      throw new HttpError(400, `${entry.operationId} documents no example ${name} for status ${code}`)
+    const chosen = name === undefined ? Object.values(examples)[0] : examples[name]
+    body = chosen?.value ?? content.example ?? content.schema?.example
+  }
+  const headers: Record<string, string> = {}
+  for (const [header, spec] of Object.entries(response.headers ?? {})) {
+    const value = spec.example ?? spec.schema?.example
+    if (value === undefined) continue
+    if (header.toLowerCase() === 'link' && query.has('cursor')) continue
+    headers[header.toLowerCase()] = String(value)
+  }
+  return { status, body, headers }
+}
+
+interface ResponseObject {
+  content?: Record<
+    string,
+    { examples?: Record<string, { value?: unknown }>; example?: unknown; schema?: { example?: unknown } }
+  >
+  headers?: Record<string, { example?: unknown; schema?: { example?: unknown } }>
+}
+
+/** The answer as a Response: JSON with int64 digits kept (lossless-json writes bigints as numbers). */
+function respond({ status, body, headers = {} }: Answer, secured = false): Response {
+  const all = new Headers(headers)
+  all.set('x-request-id', crypto.randomUUID())
+  if (secured) all.set('cache-control', 'no-store')
+  if (status === 204 || body === undefined) return new Response(null, { status, headers: all })
+  all.set('content-type', json)
+  return new Response(stringify(body) ?? 'null', { status, headers: all })
+}

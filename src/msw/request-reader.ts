@@ -1,0 +1,127 @@
+// Reads a Fetch API request as the real server does, without Fastify: the route, the bearer token,
+// the JSON body and validation against the document, with the server's own rules and messages
+// (src/app.ts, src/lib/json-body.ts, src/lib/validation.ts), so that both answer bad input alike.
+import type { FastifyRouteSchemaDef } from 'fastify/types/schema.js'
+import type { InputOf } from '../core/plant-operations.js'
+import { type Document, listOperations, type OperationEntry, routeSchema, type Schema } from '../document.js'
+import type { operations } from '../generated/openapi.js'
+import { bearerToken, tokenRequired } from '../lib/bearer.js'
+import { HttpError } from '../lib/errors.js'
+import { parseJsonBody } from '../lib/json-body.js'
+import { BODY_LIMIT } from '../lib/limits.js'
+import { createAjv, validatorCompiler } from '../lib/validation.js'
+
+type Part = 'params' | 'body' | 'querystring'
+type Check = ((data: unknown) => boolean | { value: unknown }) & {
+  errors?: { instancePath?: string; message?: string }[] | null
+}
+
+interface Route {
+  entry: OperationEntry
+  pattern: RegExp
+  names: string[]
+  checks: Partial<Record<Part, Check>>
+}
+
+export interface ReadRequest {
+  entry: OperationEntry
+  /** The bearer token; undefined on an operation without security. */
+  token: string | undefined
+  input: InputOf<keyof operations>
+}
+
+export class RequestReader {
+  readonly operations: OperationEntry[]
+  private readonly routes: Route[]
+
+  constructor(document: Document) {
+    this.operations = listOperations(document)
+    const compile = validatorCompiler(createAjv())
+    this.routes = this.operations.map((entry) => {
+      const names = [...entry.path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1] as string)
+      const schema = routeSchema(entry)
+      const checks: Route['checks'] = {}
+      for (const part of ['params', 'body', 'querystring'] as const) {
+        const partSchema = schema[part]
+        if (partSchema)
+          checks[part] = compile({
+            schema: partSchema,
+            httpPart: part,
+          } as FastifyRouteSchemaDef<Schema>) as Check
+      }
+      return { entry, pattern: new RegExp(`^${entry.path.replace(/\{[^}]+\}/g, '([^/]+)')}$`), names, checks }
+    })
+  }
+
+  /** The operation a method and path name, or the 404 or 405 the server answers. */
+  route(method: string, path: string): { route: Route; params: Record<string, string> } {
+    const onPath = this.routes.filter((route) => route.pattern.test(path))
+    const route = onPath.find((candidate) => candidate.entry.method.toUpperCase() === method)
+    if (!route) {
+      if (onPath.length === 0) throw new HttpError(404, `no route for ${method} ${path}`)
+      throw new HttpError(405, `method ${method} is not allowed on ${path}`, {
+        allow: onPath.map((candidate) => candidate.entry.method.toUpperCase()).join(', '),
+      })
+    }
+    const values = route.pattern.exec(path)?.slice(1) ?? []
+    const params = Object.fromEntries(
+      route.names.map((name, i) => [name, decodeURIComponent(values[i] ?? '')]),
+    )
+    return { route, params }
+  }
+
+  /** The request's operation and validated input; throws the HttpError the server would answer. */
+  async read(request: Request, path: string, query: URLSearchParams): Promise<ReadRequest> {
+    const { route, params } = this.route(request.method, path)
+    const { entry, checks } = route
+    let token: string | undefined
+    if (entry.secured) {
+      token = bearerToken(request.headers.get('authorization'))
+      if (token === undefined) throw tokenRequired()
+    }
+    const body = checks.body ? await readBody(request) : undefined
+    const input = {
+      params: validate(checks.params, 'params', params),
+      body: validate(checks.body, 'body', body),
+      query: validate(checks.querystring, 'querystring', queryObject(query)),
+    }
+    return { entry, token, input: input as ReadRequest['input'] }
+  }
+}
+
+/** The body as the server's content-type parsers take it: application/json alone, within the limit. */
+async function readBody(request: Request): Promise<unknown> {
+  const text = await request.text()
+  const given = request.headers.get('content-type')
+  if (given === null) {
+    if (text === '') return undefined
+    throw new HttpError(415, 'the body must be application/json, not without a content type')
+  }
+  if (new TextEncoder().encode(text).length > BODY_LIMIT)
+    throw new HttpError(413, `the body is larger than ${BODY_LIMIT} bytes`)
+  const mediaType = given.split(';')[0]?.trim().toLowerCase()
+  if (mediaType !== 'application/json')
+    throw new HttpError(415, `the body must be application/json, not ${given}`)
+  return parseJsonBody(text)
+}
+
+function validate(check: Check | undefined, part: Part, data: unknown): unknown {
+  if (!check) return data
+  const result = check(data)
+  if (result === false) {
+    // Fastify's default schemaErrorFormatter, so the messages are the server's.
+    const message = (check.errors ?? []).map((e) => `${part}${e.instancePath ?? ''} ${e.message}`).join(', ')
+    throw new HttpError(400, message)
+  }
+  return result === true ? data : result.value
+}
+
+/** A query string as Fastify's parser gives it: a repeated name becomes an array. */
+function queryObject(query: URLSearchParams): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {}
+  for (const [name, value] of query) {
+    const seen = out[name]
+    out[name] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value]
+  }
+  return out
+}
