@@ -1,0 +1,75 @@
+// A small app page for the browser test: starts the plant store handlers in MSW's service worker, then
+// creates, lists (following Link), replaces and deletes a plant with plain fetch, showing each result.
+import { setupWorker } from 'msw/browser'
+import { nextAddress } from '../../src/lib/link.js'
+import { createPlantStoreHandlers } from '../../src/msw/index.js'
+
+// The few browser globals the page uses, typed here: the project's TypeScript has no DOM library.
+interface Element {
+  className: string
+  textContent: string | null
+  append(child: Element): void
+}
+const { location, document, window } = globalThis as unknown as {
+  location: { origin: string }
+  document: { getElementById(id: string): Element | null; createElement(tag: string): Element }
+  window: Record<string, unknown>
+}
+
+const api = `${location.origin}/api`
+const { handlers } = createPlantStoreHandlers({ baseUrl: api })
+const headers = { authorization: 'Bearer browser-token', 'content-type': 'application/json' }
+const steps = document.getElementById('steps') as Element
+const results: { step: string; ok: boolean; detail: string }[] = []
+
+function show(step: string, ok: boolean, detail: string) {
+  results.push({ step, ok, detail })
+  const item = document.createElement('li')
+  item.className = ok ? 'ok' : 'failed'
+  item.textContent = `${step}: ${detail}`
+  steps.append(item)
+}
+
+async function run() {
+  await setupWorker(...handlers).start({ quiet: true, onUnhandledFrame: 'bypass' })
+  const id = '9223372036854775807'
+  const created = await fetch(`${api}/plants`, {
+    method: 'POST',
+    headers,
+    body: `{"id":${id},"name":"Monstera","tag":"tropical"}`,
+  })
+  show('create', created.status === 200, `${created.status} ${await created.text()}`)
+
+  const ids: string[] = []
+  let address: string | undefined = '/plants?limit=2'
+  let pages = 0
+  while (address && pages < 50) {
+    const page: Response = await fetch(`${api}${address}`, { headers })
+    // The ids as the server wrote them: JSON.parse would round the largest.
+    ids.push(...[...(await page.text()).matchAll(/"id":(-?\d+)/g)].map((m) => m[1] as string))
+    address = nextAddress(page.headers.get('link'))
+    pages++
+  }
+  show('list', address === undefined && ids.includes(id), `${pages} pages, ids ${ids.join(', ')}`)
+
+  const replaced = await fetch(`${api}/plants/${id}`, {
+    method: 'PUT',
+    headers,
+    body: '{"name":"Monstera deliciosa"}',
+  })
+  show('replace', replaced.status === 200, `${replaced.status} ${await replaced.text()}`)
+
+  const deleted = await fetch(`${api}/plants/${id}`, { method: 'DELETE', headers })
+  const after = await fetch(`${api}/plants/${id}`, { headers })
+  show(
+    'delete',
+    deleted.status === 204 && after.status === 404,
+    `${deleted.status}, then ${after.status} ${await after.text()}`,
+  )
+}
+
+run()
+  .catch((error: unknown) => show('page', false, String(error)))
+  .finally(() => {
+    window.plantStoreResults = results
+  })

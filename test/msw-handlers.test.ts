@@ -1,0 +1,194 @@
+// The in-process handlers in Node, as a frontend team's test uses them (setupServer): the stateful
+// mode behaves and words its errors as the server does, the examples mode serves the document's
+// examples with Prism's rules, and delay, network error and one-shot overrides work in both.
+import { setupServer } from 'msw/node'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { nextAddress } from '../src/lib/link.js'
+import { createPlantStoreHandlers } from '../src/msw/index.js'
+import { ALICE, build } from './helpers/build.js'
+
+const BASE = 'http://plants.test/v1'
+const stateful = createPlantStoreHandlers({ baseUrl: BASE })
+const examples = createPlantStoreHandlers({ baseUrl: 'http://examples.test', mode: 'examples' })
+const server = setupServer(...stateful.handlers, ...examples.handlers)
+
+beforeAll(() => server.listen({ onUnhandledFrame: 'error' }))
+afterEach(() => stateful.store.reset())
+afterAll(() => server.close())
+
+const auth = (token = 'token-a') => ({ authorization: `Bearer ${token}` })
+const json = (body: string, token?: string) => ({
+  headers: { ...auth(token), 'content-type': 'application/json' },
+  body,
+})
+
+describe('stateful mode', () => {
+  it('creates, reads, replaces and deletes a plant, keeping int64 ids exact', async () => {
+    const id = '9223372036854775807'
+    const created = await fetch(`${BASE}/plants`, { method: 'POST', ...json(`{"id":${id},"name":"Max"}`) })
+    expect(created.status).toBe(200)
+    expect(await created.text()).toBe('{"name":"Max"}')
+    expect(await (await fetch(`${BASE}/plants/${id}`, { headers: auth() })).text()).toBe(
+      `{"id":${id},"name":"Max"}`,
+    )
+    const replaced = await fetch(`${BASE}/plants/${id}`, {
+      method: 'PUT',
+      ...json('{"name":"Min","tag":"x"}'),
+    })
+    expect(await replaced.text()).toBe(`{"id":${id},"name":"Min","tag":"x"}`)
+    expect((await fetch(`${BASE}/plants/${id}`, { method: 'DELETE', headers: auth() })).status).toBe(204)
+    const gone = await fetch(`${BASE}/plants/${id}`, { headers: auth() })
+    expect([gone.status, await gone.json()]).toEqual([404, { error: 404, message: `plant ${id} not found` }])
+  })
+
+  it('seeds each token with the example plants and keeps tokens apart', async () => {
+    const first = (await (await fetch(`${BASE}/plants`, { headers: auth('one') })).json()) as { id: number }[]
+    expect(first.length).toBeGreaterThan(0)
+    await fetch(`${BASE}/plants/${first[0]?.id}`, { method: 'DELETE', headers: auth('one') })
+    const other = (await (await fetch(`${BASE}/plants`, { headers: auth('two') })).json()) as unknown[]
+    expect(other).toEqual(first)
+  })
+
+  it('pages with Link until the last page', async () => {
+    for (let id = 100; id < 107; id++)
+      await fetch(`${BASE}/plants`, { method: 'POST', ...json(`{"id":${id},"name":"p${id}"}`) })
+    const seen: number[] = []
+    let address: string | undefined = '/plants?limit=3'
+    for (let pages = 0; address && pages < 20; pages++) {
+      const page: Response = await fetch(`${BASE}${address}`, { headers: auth() })
+      seen.push(...((await page.json()) as { id: number }[]).map((p) => p.id))
+      address = nextAddress(page.headers.get('link'))
+    }
+    expect(address).toBeUndefined()
+    expect(seen).toEqual([...seen].sort((a, b) => a - b))
+    expect(seen.filter((id) => id >= 100)).toEqual([100, 101, 102, 103, 104, 105, 106])
+  })
+
+  it('answers bad requests with the same status and message as the real server', async () => {
+    const app = await build()
+    const requests: { method: string; url: string; headers?: Record<string, string>; body?: string }[] = [
+      { method: 'POST', url: '/plants', headers: { 'content-type': 'application/json' }, body: '{"id":1}' },
+      { method: 'POST', url: '/plants', body: '{"id":1}' },
+      { method: 'POST', url: '/plants', headers: { 'content-type': 'text/plain' }, body: 'hi' },
+      { method: 'POST', url: '/plants', headers: { 'content-type': 'application/json' }, body: '{"id":1,' },
+      { method: 'POST', url: '/plants', headers: { 'content-type': 'application/json' }, body: '' },
+      {
+        method: 'POST',
+        url: '/plants',
+        headers: { 'content-type': 'application/json' },
+        body: '{"id":"1","name":"x"}',
+      },
+      {
+        method: 'POST',
+        url: '/plants',
+        headers: { 'content-type': 'application/json' },
+        body: '{"id":9223372036854775808,"name":"x"}',
+      },
+      {
+        method: 'POST',
+        url: '/plants',
+        headers: { 'content-type': 'application/json' },
+        body: `{"id":1,"name":"${'x'.repeat(70000)}"}`,
+      },
+      {
+        method: 'POST',
+        url: '/plants',
+        headers: { 'content-type': 'application/json' },
+        body: '{"id":1,"name":"\\ud800"}',
+      },
+      { method: 'GET', url: '/plants?limit=0' },
+      { method: 'GET', url: '/plants?limit=abc' },
+      { method: 'GET', url: '/plants?cursor=not-a-cursor' },
+      { method: 'GET', url: '/plants/abc' },
+      { method: 'GET', url: '/plants/01' },
+      { method: 'GET', url: '/plants/9223372036854775808' },
+      { method: 'PUT', url: '/plants/1', headers: { 'content-type': 'application/json' }, body: '{}' },
+      { method: 'PATCH', url: '/plants/1' },
+    ]
+    for (const { method, url, headers = {}, body } of requests) {
+      const expected = await app.inject({
+        method: method as 'GET',
+        url,
+        headers: { ...ALICE, ...headers },
+        body,
+      })
+      // Bytes, not a string: fetch would add a text/plain content type of its own to a string.
+      const bytes = body === undefined ? undefined : new TextEncoder().encode(body)
+      const answer = await fetch(`${BASE}${url}`, { method, headers: { ...auth(), ...headers }, body: bytes })
+      const label = `${method} ${url} ${body?.slice(0, 40) ?? ''}`
+      expect(answer.status, label).toBe(expected.statusCode)
+      expect(await answer.json(), label).toEqual(expected.json())
+    }
+    const noToken = await fetch(`${BASE}/plants`)
+    expect(noToken.status).toBe(401)
+    expect(noToken.headers.get('www-authenticate')).toMatch(/^Bearer /)
+  })
+})
+
+describe('examples mode', () => {
+  it("serves the first success and its first example, as Prism does, and Prefer's choice", async () => {
+    const first = await fetch('http://examples.test/plants/1', { headers: auth() })
+    expect(first.status).toBe(200)
+    expect(await first.json()).toMatchObject({ id: expect.any(Number), name: expect.any(String) })
+    const notFound = await fetch('http://examples.test/plants/1', {
+      headers: { ...auth(), prefer: 'code=404' },
+    })
+    expect(notFound.status).toBe(404)
+    expect(await notFound.json()).toMatchObject({ error: 404 })
+    const byQuery = await fetch('http://examples.test/plants/1?__code=404', { headers: auth() })
+    expect(byQuery.status).toBe(404)
+    const unknown = await fetch('http://examples.test/plants/1', {
+      headers: { ...auth(), prefer: 'example=nope' },
+    })
+    expect(unknown.status).toBe(400)
+  })
+
+  it('checks the Authorization form and validates the request against the document', async () => {
+    expect((await fetch('http://examples.test/plants')).status).toBe(401)
+    const invalid = await fetch('http://examples.test/plants/abc', { headers: auth() })
+    expect([invalid.status, ((await invalid.json()) as { error: number }).error]).toEqual([400, 400])
+  })
+
+  it('ends paging: the page a Link leads to has no Link', async () => {
+    const first = await fetch('http://examples.test/plants?limit=1', { headers: auth() })
+    const next = nextAddress(first.headers.get('link'))
+    expect(next).toBeDefined()
+    const second = await fetch(`http://examples.test${next}`, { headers: auth() })
+    expect(second.status).toBe(200)
+    expect(second.headers.get('link')).toBeNull()
+  })
+})
+
+describe('in both modes', () => {
+  it.each([BASE, 'http://examples.test'])(
+    '%s: Prefer delay holds the answer back, within a bound',
+    async (base) => {
+      const started = performance.now()
+      const slow = await fetch(`${base}/plants`, { headers: { ...auth(), prefer: 'delay=60' } })
+      expect(slow.status).toBe(200)
+      expect(performance.now() - started).toBeGreaterThanOrEqual(55)
+      const tooLong = await fetch(`${base}/plants`, { headers: { ...auth(), prefer: 'delay=600000' } })
+      expect(tooLong.status).toBe(400)
+      expect(((await tooLong.json()) as { message: string }).message).toMatch(/delay/)
+    },
+  )
+
+  it.each([BASE, 'http://examples.test'])('%s: Prefer network-error makes the fetch fail', async (base) => {
+    await expect(
+      fetch(`${base}/plants`, { headers: { ...auth(), prefer: 'network-error' } }),
+    ).rejects.toThrow(TypeError)
+  })
+
+  it('an override answers the next request of its operation only', async () => {
+    await fetch(`${BASE}/plants`, { method: 'POST', ...json('{"id":500,"name":"kept"}') })
+    stateful.store.failNext('deletePlant', { status: 500 })
+    expect((await fetch(`${BASE}/plants`, { headers: auth() })).status).toBe(200)
+    const failed = await fetch(`${BASE}/plants/500`, { method: 'DELETE', headers: auth() })
+    expect([failed.status, await failed.json()]).toEqual([500, { error: 500, message: 'forced by the test' }])
+    expect((await fetch(`${BASE}/plants/500`, { headers: auth() })).status).toBe(200)
+    expect((await fetch(`${BASE}/plants/500`, { method: 'DELETE', headers: auth() })).status).toBe(204)
+    stateful.store.failNext('getPlant', 'network-error')
+    await expect(fetch(`${BASE}/plants/500`, { headers: auth() })).rejects.toThrow(TypeError)
+    expect(() => stateful.store.failNext('noSuchOperation')).toThrow(/no operation/)
+  })
+})
