@@ -1,4 +1,5 @@
-// Generates, from spec/openapi.yaml, src/generated/openapi.ts (the types) and src/generated/document.ts
+// Generates, from spec/openapi.yaml, src/generated/openapi.ts (the server's types), client-types.ts (the
+// typed client's: int64 as bigint) and src/generated/document.ts
 // (the document as a module, for code that runs where there is no file system, such as the in-process
 // handlers in a browser); `--check` fails when either is stale.
 import { readFile, writeFile } from 'node:fs/promises'
@@ -23,6 +24,16 @@ export async function generateTypes(): Promise<string> {
   return `${header}${astToString(ast)}`
 }
 
+// The typed client reads every int64 as a bigint and nothing else, so its types say bigint alone.
+const bigint = ts.factory.createKeywordTypeNode(ts.SyntaxKind.BigIntKeyword)
+
+export async function generateClientTypes(): Promise<string> {
+  const ast = await openapiTS(specUrl, {
+    transform: (schema) => (schema.format === 'int64' ? bigint : undefined),
+  })
+  return `${header}${astToString(ast)}`
+}
+
 export async function generateDocument(): Promise<string> {
   const { document } = await loadSpec(specPath)
   return (
@@ -34,6 +45,7 @@ export async function generateDocument(): Promise<string> {
 export const outputs = {
   'src/generated/openapi.ts': generateTypes,
   'src/generated/document.ts': generateDocument,
+  'src/generated/client-types.ts': generateClientTypes,
 }
 
 const isMain = process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'))

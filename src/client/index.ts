@@ -1,0 +1,89 @@
+// A typed client for the plant store: openapi-fetch with types generated from the document, int64 ids
+// as bigint end to end, the Error body typed, and an async iterator that follows Link to the last page.
+import createClient, { type Client, type Middleware } from 'openapi-fetch'
+import { type Document, dereference } from '../document.js'
+import type { components, paths } from '../generated/client-types.js'
+import { document } from '../generated/document.js'
+import { nextAddress } from '../lib/link.js'
+import { parseExact, stringifyExact } from './exact-json.js'
+
+export type { components, paths }
+export type Plant = components['schemas']['StoredPlant']
+export type NewPlant = components['schemas']['NewPlant']
+export type ErrorBody = components['schemas']['Error']
+
+/** An answer other than the operation's success, with the document's Error body. */
+export class PlantStoreError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: ErrorBody,
+  ) {
+    super(`${status}: ${body.message}`)
+  }
+}
+
+/** The data of a success, or a PlantStoreError carrying the status and the Error body. */
+export function ok<T>(result: { data?: T; error?: unknown; response: Response }): T {
+  if (result.response.ok) return result.data as T
+  const body =
+    typeof result.error === 'object' && result.error !== null
+      ? (result.error as ErrorBody)
+      : { error: result.response.status, message: String(result.error ?? result.response.statusText) }
+  throw new PlantStoreError(result.response.status, body)
+}
+
+export interface ClientOptions {
+  /** The plant store's address, e.g. `http://127.0.0.1:3000`. */
+  baseUrl: string
+  /** The bearer token sent with every request. */
+  token?: string
+  /** A fetch of your own (tests, MSW, a polyfill); globalThis.fetch by default. */
+  fetch?: typeof globalThis.fetch
+}
+
+export interface PlantStoreClient extends Client<paths> {
+  /** Every plant of the caller, page after page, following Link until the last page. */
+  plants(query?: { tag?: string; limit?: number }): AsyncGenerator<Plant>
+}
+
+const dereferenced = dereference(structuredClone(document)) as Document
+
+// openapi-fetch reads a body with JSON.parse, which rounds ids past 2^53; handing it a response whose
+// json() reads digit for digit (with a Content-Length, so that it calls json()) keeps them exact.
+const exactJson: Middleware = {
+  async onResponse({ request, response, schemaPath }) {
+    if (!response.ok || !response.headers.get('content-type')?.includes('json')) return undefined
+    const text = await response.text()
+    const operation = dereferenced.paths?.[schemaPath]?.[request.method.toLowerCase() as 'get']
+    const answer = operation?.responses?.[String(response.status)] as
+      | { content?: Record<string, { schema?: Record<string, unknown> }> }
+      | undefined
+    const schema = answer?.content?.['application/json']?.schema
+    const headers = new Headers(response.headers)
+    headers.set('content-length', String(new TextEncoder().encode(text).length))
+    const exact = new Response(text, { status: response.status, statusText: response.statusText, headers })
+    Object.defineProperty(exact, 'json', { value: async () => parseExact(text, schema) })
+    return exact
+  },
+}
+
+export function createPlantStoreClient({ baseUrl, token, fetch }: ClientOptions): PlantStoreClient {
+  const client = createClient<paths>({
+    baseUrl,
+    ...(fetch ? { fetch } : {}),
+    headers: token === undefined ? {} : { authorization: `Bearer ${token}` },
+    bodySerializer: stringifyExact,
+  })
+  client.use(exactJson)
+  async function* plants(query: { tag?: string; limit?: number } = {}): AsyncGenerator<Plant> {
+    let params: Record<string, string | number> = { ...query }
+    for (;;) {
+      const result = await client.GET('/plants', { params: { query: params } })
+      for (const plant of ok(result)) yield plant
+      const next = nextAddress(result.response.headers.get('link'))
+      if (!next) return
+      params = Object.fromEntries(new URL(next, baseUrl).searchParams)
+    }
+  }
+  return Object.assign(client, { plants })
+}

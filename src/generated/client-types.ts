@@ -1,0 +1,357 @@
+// Generated from spec/openapi.yaml by `npm run generate`. Do not edit.
+
+export interface paths {
+    "/plants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List plants
+         * @description Lists the caller's plants in ascending order of id (addition to 1.0.0).
+         *
+         *     A page holds at most `limit` plants. When more follow, the `Link` header carries the
+         *     address of the next page with `rel="next"`; follow it as it is. The cursor in it is
+         *     opaque: it may change form between versions, and only the server makes it.
+         */
+        get: operations["listPlants"];
+        put?: never;
+        /**
+         * Create a plant
+         * @description Creates a new plant in the store.
+         *
+         *     Addition to 1.0.0: the `id` must not already belong to one of the caller's plants (`409`),
+         *     and the answer to a missing or invalid token (`401`), an oversized body (`413`) and a body
+         *     that is not JSON (`415`).
+         */
+        post: operations["createPlant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/plants/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The plant's id, any int64, in decimal digits with an optional minus sign and no leading
+                 *     zeros or plus sign (addition to 1.0.0).
+                 */
+                id: components["parameters"]["PlantId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read a plant
+         * @description Reads one of the caller's plants (addition to 1.0.0).
+         */
+        get: operations["getPlant"];
+        /**
+         * Replace a plant
+         * @description Replaces the name and tag of one of the caller's plants; a tag left out is removed
+         *     (addition to 1.0.0). The plant must exist: create it with `createPlant`.
+         */
+        put: operations["replacePlant"];
+        post?: never;
+        /**
+         * Delete a plant
+         * @description Deletes one of the caller's plants (addition to 1.0.0).
+         */
+        delete: operations["deletePlant"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        Plant: {
+            /** @description The name of the plant */
+            name: string;
+            /** @description Tag to specify the type */
+            tag?: string;
+        };
+        NewPlant: components["schemas"]["Plant"] & {
+            /**
+             * Format: int64
+             * @description Identification number of the plant
+             */
+            id: bigint;
+        };
+        /** @description A plant as the store keeps it: the fields of `NewPlant` (addition to 1.0.0). */
+        StoredPlant: components["schemas"]["NewPlant"];
+        Error: {
+            /** Format: int32 */
+            error: number;
+            message: string;
+        };
+    };
+    responses: {
+        /** @description The id is not an int64 (addition to 1.0.0). */
+        BadPlantId: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The bearer token is missing, malformed or not known (addition to 1.0.0). */
+        Unauthorized: {
+            headers: {
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The caller has no plant with this id (addition to 1.0.0). */
+        NotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The request body is larger than 65536 bytes (addition to 1.0.0). */
+        PayloadTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The request body is not `application/json` (addition to 1.0.0). */
+        UnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+    };
+    parameters: {
+        /**
+         * @description The plant's id, any int64, in decimal digits with an optional minus sign and no leading
+         *     zeros or plus sign (addition to 1.0.0).
+         */
+        PlantId: bigint;
+    };
+    requestBodies: never;
+    headers: {
+        /**
+         * @description `<address of the next page>; rel="next"`, present when more plants follow
+         *     (addition to 1.0.0).
+         * @example </plants?limit=1&cursor=MQ>; rel="next"
+         */
+        Link: string;
+        /**
+         * @description The bearer challenge (RFC 6750), on every 401 (addition to 1.0.0).
+         * @example Bearer realm="plant-store"
+         */
+        "WWW-Authenticate": string;
+    };
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    listPlants: {
+        parameters: {
+            query?: {
+                /** @description The most plants to return in one page (addition to 1.0.0). */
+                limit?: number;
+                /**
+                 * @description Where the page starts: copy it from the `Link` header of the page before
+                 *     (addition to 1.0.0).
+                 */
+                cursor?: string;
+                /** @description Only plants with exactly this tag (addition to 1.0.0). */
+                tag?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the caller's plants (addition to 1.0.0). */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StoredPlant"][];
+                };
+            };
+            /** @description The limit or the cursor is not valid (addition to 1.0.0). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    createPlant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewPlant"];
+            };
+        };
+        responses: {
+            /** @description plant response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Plant"];
+                };
+            };
+            /** @description unexpected error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description A plant with this id already exists for this caller (addition to 1.0.0). Nothing is
+             *     changed.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getPlant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The plant's id, any int64, in decimal digits with an optional minus sign and no leading
+                 *     zeros or plus sign (addition to 1.0.0).
+                 */
+                id: components["parameters"]["PlantId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The plant. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StoredPlant"];
+                };
+            };
+            400: components["responses"]["BadPlantId"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    replacePlant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The plant's id, any int64, in decimal digits with an optional minus sign and no leading
+                 *     zeros or plus sign (addition to 1.0.0).
+                 */
+                id: components["parameters"]["PlantId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Plant"];
+            };
+        };
+        responses: {
+            /** @description The plant as it is now stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StoredPlant"];
+                };
+            };
+            /** @description The id or the body is not valid (addition to 1.0.0). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    deletePlant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The plant's id, any int64, in decimal digits with an optional minus sign and no leading
+                 *     zeros or plus sign (addition to 1.0.0).
+                 */
+                id: components["parameters"]["PlantId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The plant is deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadPlantId"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+}
