@@ -3,12 +3,15 @@
 // and pass SIGINT, SIGTERM and SIGHUP on to it. The npm scripts `exec` this file, so that a signal to
 // the npm process reaches it rather than stopping at the shell npm runs scripts in.
 //
-//   mock, mock:dynamic    MOCK_HOST, MOCK_PORT (default 127.0.0.1:4010)
+//   mock, mock:dynamic    MOCK_HOST, MOCK_PORT (default 127.0.0.1:4010); Prism listens on a port of its
+//                         own behind a front that ends paging (scripts/lib/last-page-front.ts)
 //   proxy                 PROXY_HOST, PROXY_PORT (default 127.0.0.1:4011), PROXY_UPSTREAM (default
 //                         http://127.0.0.1:3000), the real server behind it
 //   sandbox               HOST, PORT (default 127.0.0.1:3000); the built server (npm run build)
 import { spawn } from 'node:child_process'
-import { type Listen, mock, proxy, sandbox } from './lib/commands.js'
+import type { AddressInfo } from 'node:net'
+import { type Listen, mock, prismListening, proxy, sandbox } from './lib/commands.js'
+import { startLastPageFront } from './lib/last-page-front.js'
 
 function listen(prefix: string, port: number): Listen {
   const raw = process.env[`${prefix}PORT`]
@@ -21,14 +24,15 @@ function listen(prefix: string, port: number): Listen {
 }
 
 const what = process.argv[2]
-const command =
-  what === 'mock' || what === 'mock:dynamic'
-    ? mock({ listen: listen('MOCK_', 4010) }, what === 'mock:dynamic')
-    : what === 'proxy'
-      ? proxy(process.env.PROXY_UPSTREAM || 'http://127.0.0.1:3000', { listen: listen('PROXY_', 4011) })
-      : what === 'sandbox'
-        ? sandbox({ listen: listen('', 3000), built: true, env: { LOG_LEVEL: process.env.LOG_LEVEL } })
-        : undefined
+const isMock = what === 'mock' || what === 'mock:dynamic'
+const mockListen = isMock ? listen('MOCK_', 4010) : undefined
+const command = mockListen
+  ? mock({ listen: { host: '127.0.0.1', port: 0 } }, what === 'mock:dynamic')
+  : what === 'proxy'
+    ? proxy(process.env.PROXY_UPSTREAM || 'http://127.0.0.1:3000', { listen: listen('PROXY_', 4011) })
+    : what === 'sandbox'
+      ? sandbox({ listen: listen('', 3000), built: true, env: { LOG_LEVEL: process.env.LOG_LEVEL } })
+      : undefined
 if (!command) {
   console.error('usage: launch.ts mock | mock:dynamic | proxy | sandbox')
   process.exit(2)
@@ -36,8 +40,28 @@ if (!command) {
 
 const child = spawn(command.command, command.args, {
   env: { ...process.env, ...command.env },
-  stdio: 'inherit',
+  stdio: ['inherit', mockListen ? 'pipe' : 'inherit', 'inherit'],
 })
+if (mockListen && child.stdout) {
+  // Prism's own lines pass through; once it listens, the front opens on the address asked for.
+  let front: Promise<unknown> | undefined
+  child.stdout.on('data', (chunk: Buffer) => {
+    const text = chunk.toString()
+    const upstream = front ? undefined : prismListening.exec(text)?.[1]
+    process.stdout.write(upstream ? text.replace(prismListening, 'Prism is listening privately') : text)
+    if (!upstream) return
+    front = startLastPageFront(upstream, mockListen).then(
+      (server) => {
+        const { port } = server.address() as AddressInfo
+        console.log(`Mock is listening on http://${mockListen.host}:${port} (Prism; paging ends)`)
+      },
+      (error: Error) => {
+        console.error(`the mock cannot listen on ${mockListen.host}:${mockListen.port}: ${error.message}`)
+        child.kill('SIGTERM')
+      },
+    )
+  })
+}
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
   process.on(signal, () => {
     child.kill(signal)

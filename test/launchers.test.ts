@@ -2,7 +2,8 @@
 // npm process stops everything it started, and the port is free afterwards.
 import { connect } from 'node:net'
 import { describe, expect, it } from 'vitest'
-import { prismListening, serverListening } from '../scripts/lib/commands.js'
+import { mockListening, prismListening, serverListening } from '../scripts/lib/commands.js'
+import { followLinks } from '../scripts/lib/paging.js'
 import { startProcess } from '../scripts/lib/processes.js'
 
 const refused = (url: string) =>
@@ -28,7 +29,7 @@ function groupAlive(pgid: number): boolean {
 
 describe('the launchers', () => {
   it.each([
-    ['mock', { MOCK_PORT: '0' }, prismListening, 'SIGTERM'],
+    ['mock', { MOCK_PORT: '0' }, mockListening, 'SIGTERM'],
     ['proxy', { PROXY_PORT: '0' }, prismListening, 'SIGINT'],
     ['sandbox', { PORT: '0' }, serverListening, 'SIGTERM'],
   ] as const)(
@@ -57,4 +58,27 @@ describe('the launchers', () => {
     },
     90_000,
   )
+
+  it('npm run mock: a client that follows Link reaches a last page', async () => {
+    const npm = await startProcess({
+      name: 'npm run mock',
+      command: 'npm',
+      args: ['run', '--silent', 'mock'],
+      env: { MOCK_PORT: '0' },
+      listening: mockListening,
+      timeoutMs: 60_000,
+    })
+    try {
+      // followLinks throws past 10 pages: a Link that went round in circles fails here.
+      const pages = []
+      for await (const page of followLinks(npm.url, '/plants?limit=1', { authorization: 'Bearer any' }, 10))
+        pages.push(page)
+      expect(pages.map((page) => [page.address, page.status])).toEqual([
+        ['/plants?limit=1', 200],
+        ['/plants?limit=1&cursor=MQ', 200],
+      ])
+    } finally {
+      await npm.stop()
+    }
+  }, 90_000)
 })

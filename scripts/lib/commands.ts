@@ -9,6 +9,8 @@ import { repoRoot, type StartOptions } from './processes.js'
 
 /** Fastify logs `Server listening at http://HOST:PORT` once it listens; the baseline prints the same. */
 export const serverListening = /Server listening at (http:\/\/[^\s",]+)/
+/** `npm run mock` prints this once its front (before Prism) listens. */
+export const mockListening = /Mock is listening on (http:\/\/[^\s",]+)/
 /** Prism prints `Prism is listening on http://HOST:PORT` once its routes are loaded. */
 export const prismListening = /Prism is listening on (http:\/\/[^\s",]+)/
 
