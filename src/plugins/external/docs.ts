@@ -1,4 +1,5 @@
-// Serves spec/openapi.yaml as /openapi.json and as an interactive page at /docs.
+// Serves spec/openapi.yaml as /openapi.json and as an interactive page at /docs (from the copy made for
+// people in src/lib/docs-document.ts).
 //
 // The page's plugins (@fastify/swagger, @fastify/swagger-ui and @fastify/static under it) cost about a
 // tenth of the server's start, for a page few requests ever ask for. So they are loaded on the first
@@ -6,6 +7,7 @@
 // (CORS, the log line) run as for any route, and what that app does not know is this app's 404.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
+import { docsDocument } from '../../lib/docs-document.js'
 
 const DOCS = '/docs'
 // Set by this app's own reply for the body it sends.
@@ -21,7 +23,8 @@ export default fp(async (app) => {
       import('@fastify/swagger-ui'),
     ])
     const docs = Fastify({ logger: false, exposeHeadRoutes: false })
-    await docs.register(swagger, { mode: 'static', specification: { document: document as never } })
+    const shown = docsDocument(app.spec.dereferenced)
+    await docs.register(swagger, { mode: 'static', specification: { document: shown as never } })
     await docs.register(swaggerUi, { routePrefix: DOCS })
     await docs.ready()
     return docs
