@@ -10,7 +10,7 @@ import type { Probe } from './lib/probes.js'
 // ---- Classes of the example and fixed cases (contracts/plant-store.contract.ts) ---------------------
 
 export interface Deviation {
-  target: 'mock' | 'proxy' | 'sandbox' | 'handlers'
+  target: 'mock' | 'proxy' | 'sandbox' | 'handlers' | 'examples'
   name: string
   /** Which cases the class covers. */
   when: (c: Case) => boolean
@@ -79,6 +79,36 @@ export const deviations: Deviation[] = [
     why: 'By design the sandbox accepts any bearer token, each a new principal seeded with the example plants.',
   },
 
+  // ---- The in-process handlers, examples mode: the document's examples, no state, as the mock ----
+  {
+    target: 'examples',
+    name: 'no state: a taken id is created again',
+    when: (c) => c.status === 409,
+    answers: [200],
+    why: 'The examples mode keeps no state: a valid body gets the first documented success, as from Prism.',
+  },
+  {
+    target: 'examples',
+    name: 'no state: a plant the caller does not have is found',
+    when: (c) => c.status === 404 && c.entry !== undefined,
+    answers: [200, 204],
+    why: 'The examples mode keeps no state: every int64 id is found, as on Prism.',
+  },
+  {
+    target: 'examples',
+    name: 'a cursor the server did not make is accepted',
+    when: (c) => c.status === 400 && /[?&]cursor=/.test(c.request.path),
+    answers: [200],
+    why: 'Only the server knows which cursors it made; to the examples mode a cursor is any string.',
+  },
+  {
+    target: 'examples',
+    name: 'any bearer token is accepted',
+    when: (c) => c.request.auth.kind === 'unknown',
+    answers: [200, 204],
+    why: 'Like Prism, the examples mode checks only the form of the Authorization header.',
+  },
+
   // ---- The in-process handlers, stateful mode: the sandbox's behaviour ----
   {
     target: 'handlers',
@@ -141,7 +171,7 @@ export function deviationFor(target: string, c: Case): Deviation | undefined {
  * none and can have none.
  */
 export interface ExplorationDeviation {
-  target: 'mock' | 'sandbox' | 'handlers'
+  target: 'mock' | 'sandbox' | 'handlers' | 'examples'
   name: string
   when: (probe: Probe, documented: number) => boolean
   /** The statuses the target answers such a request with. */
@@ -271,5 +301,35 @@ export const explorationDeviations: ExplorationDeviation[] = [
     when: (probe) => probe.defect === 'auth: unknown token',
     answers: [200, 204, 404, 409],
     why: 'Like the sandbox, the stateful handlers accept any bearer token, each a new store seeded with the example plants.',
+  },
+
+  // ---- The in-process handlers, examples mode: the document's examples, no state ----
+  {
+    target: 'examples',
+    name: 'no state: a plant the caller does not have is found',
+    when: (probe, documented) => probe.defect === undefined && documented === 404,
+    answers: [200, 204],
+    why: 'The examples mode keeps no state: every int64 id is found, as on Prism.',
+  },
+  {
+    target: 'examples',
+    name: 'no state: a taken id is created again',
+    when: (probe, documented) => probe.defect === undefined && documented === 409,
+    answers: [200],
+    why: 'The examples mode keeps no state: a valid body gets the first documented success, as from Prism.',
+  },
+  {
+    target: 'examples',
+    name: 'any bearer token is accepted',
+    when: (probe) => probe.defect === 'auth: unknown token',
+    answers: [200, 204],
+    why: 'Like Prism, the examples mode checks only the form of the Authorization header.',
+  },
+  {
+    target: 'examples',
+    name: 'a cursor the server did not make is accepted',
+    when: (probe) => probe.defect === 'query: unknown cursor',
+    answers: [200],
+    why: 'Only the server knows which cursors it made; to the examples mode a cursor is any string.',
   },
 ]

@@ -18,7 +18,7 @@ import { describeProbe, type Probe, probeArbitrary } from './lib/probes.js'
 import { parseExact } from './lib/stateful.js'
 import { type Running, startTargets, type TargetName } from './lib/targets.js'
 
-const TARGETS: TargetName[] = ['server', 'sandbox', 'mock', 'handlers']
+const TARGETS: TargetName[] = ['server', 'sandbox', 'mock', 'handlers', 'examples']
 const runs = Number(process.env.CONTRACT_REQUESTS || 2000)
 const replaying = process.env.CONTRACT_SEED !== undefined
 // A seed of our own, not fast-check's hidden one, so that the report can name it.

@@ -12,10 +12,17 @@ import { exampleCases } from './lib/example-cases.js'
 import { generatedCases } from './lib/generated-cases.js'
 import { describeAnswer, send } from './lib/http.js'
 import { CaseRunner, expectationOf } from './lib/run-case.js'
-import { authorization, listAll, setUpPlants, startTargets, type TargetName } from './lib/targets.js'
+import {
+  authorization,
+  isStateless,
+  listAll,
+  setUpPlants,
+  startTargets,
+  type TargetName,
+} from './lib/targets.js'
 import { validateAnswer } from './lib/validate.js'
 
-const ALL_TARGETS: TargetName[] = ['server', 'sandbox', 'proxy', 'mock', 'handlers']
+const ALL_TARGETS: TargetName[] = ['server', 'sandbox', 'proxy', 'mock', 'handlers', 'examples']
 // CONTRACT_TARGETS=server,mock narrows a run while debugging; CI runs all four.
 const chosen = (process.env.CONTRACT_TARGETS ?? '')
   .split(',')
@@ -33,7 +40,7 @@ const generated = generatedCases(operations)
 
 const runner = new CaseRunner(
   operations,
-  [...TARGETS, ...(TARGETS.includes('mock') ? ['mock (Prefer)'] : [])],
+  [...TARGETS, ...TARGETS.filter(isStateless).map((name) => `${name} (Prefer)`)],
   document.components?.schemas?.Error,
 )
 const { coverage } = runner
@@ -74,8 +81,8 @@ for (const targetName of TARGETS) {
   })
 }
 
-if (TARGETS.includes('mock')) {
-  describe('mock: Prefer returns exactly the example', () => {
+for (const statelessName of TARGETS.filter(isStateless)) {
+  describe(`${statelessName}: Prefer returns exactly the example`, () => {
     for (const c of examples) {
       // Prism picks the example within the status it chose: without `code` that is the lowest 2xx for
       // a valid request, and it honours `example` on an invalid request only together with `code`.
@@ -85,7 +92,7 @@ if (TARGETS.includes('mock')) {
       }
       for (const prefer of prefers) {
         test(`${c.id} (Prefer: ${prefer})`, async () => {
-          const t = target('mock')
+          const t = target(statelessName)
           const answer = await send(t.url, c.request, authorization(t, c.request.auth, t.newToken()), {
             prefer,
           })
@@ -93,9 +100,22 @@ if (TARGETS.includes('mock')) {
           const problems = runner.conformance(c, answer, expected, { exactBody: true, validate: true })
           if (problems.length)
             throw new Error(
-              runner.message(c, `mock (Prefer: ${prefer})`, c.request, [], expected, answer, problems),
+              runner.message(
+                c,
+                `${statelessName} (Prefer: ${prefer})`,
+                c.request,
+                [],
+                expected,
+                answer,
+                problems,
+              ),
             )
-          coverage.record('mock (Prefer)', c.entry.operationId, answer.status, `${c.id} (Prefer: ${prefer})`)
+          coverage.record(
+            `${statelessName} (Prefer)`,
+            c.entry.operationId,
+            answer.status,
+            `${c.id} (Prefer: ${prefer})`,
+          )
         })
       }
     }
@@ -103,7 +123,7 @@ if (TARGETS.includes('mock')) {
 }
 
 // Behaviour the document describes in prose, on every stateful target.
-for (const targetName of TARGETS.filter((t) => t !== 'mock')) {
+for (const targetName of TARGETS.filter((t) => !isStateless(t))) {
   describe(`${targetName}: prose of the document`, () => {
     const listPlants = operations.find((o) => o.operationId === 'listPlants')
     const getPlant = operations.find((o) => o.operationId === 'getPlant')
@@ -162,7 +182,7 @@ for (const targetName of TARGETS.filter((t) => t !== 'mock')) {
 // Not in the document, but what the README promises frontend teams: a browser app on another
 // origin can call every operation on the mock, the sandbox and the server, and read Link. Not the
 // in-process handlers: they answer inside the page (or its service worker), where no preflight happens.
-for (const targetName of TARGETS.filter((t) => t !== 'handlers')) {
+for (const targetName of TARGETS.filter((t) => t !== 'handlers' && t !== 'examples')) {
   describe(`${targetName}: CORS for browser apps on another origin`, () => {
     const origin = 'http://localhost:5173'
     const allows = (list: string | undefined, item: string) =>

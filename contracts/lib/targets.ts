@@ -9,7 +9,10 @@ import type { Plant } from './cases.js'
 import { contractSpecPath } from './document.js'
 import { type Auth, type RequestSpec, send } from './http.js'
 
-export type TargetName = 'server' | 'sandbox' | 'proxy' | 'mock' | 'handlers'
+export type TargetName = 'server' | 'sandbox' | 'proxy' | 'mock' | 'handlers' | 'examples'
+
+/** Targets that answer from the document's examples alone, keeping no state: Prism and the handlers' examples mode. */
+export const isStateless = (name: TargetName): boolean => name === 'mock' || name === 'examples'
 
 export interface Target {
   name: TargetName
@@ -76,10 +79,11 @@ export async function startTargets(names: TargetName[]): Promise<Running> {
       want.has('sandbox') ? track(startProcess(commands.sandbox({ env: { NODE_ENV: 'test' } }))) : undefined,
       want.has('mock') ? track(startProcess(commands.mock({ spec: contractSpecPath }))) : undefined,
       want.has('handlers') ? track(startProcess(commands.handlers('stateful'))) : undefined,
+      want.has('examples') ? track(startProcess(commands.handlers('examples'))) : undefined,
     ])
     const failed = settled.filter((s): s is PromiseRejectedResult => s.status === 'rejected')
     if (failed.length) throw new Error(failed.map((f) => String(f.reason)).join('\n\n'))
-    const [server, sandbox, mock, handlers] = settled.map((s) =>
+    const [server, sandbox, mock, handlers, examples] = settled.map((s) =>
       s.status === 'fulfilled' ? s.value : undefined,
     )
     const proxy =
@@ -129,6 +133,17 @@ export async function startTargets(names: TargetName[]): Promise<Running> {
         stateUrl: handlers.url,
         seeded: true,
         newToken: () => `handlers-token-${++nextFreeToken}`,
+        unknownToken,
+      }
+    }
+    if (examples) {
+      // The handlers' examples mode answers from the document alone, as the mock does.
+      targets.examples = {
+        name: 'examples',
+        url: examples.url,
+        stateUrl: undefined,
+        seeded: false,
+        newToken: () => `examples-token-${++nextFreeToken}`,
         unknownToken,
       }
     }
