@@ -11,6 +11,7 @@ import type { RequestEntry } from 'autocannon'
 import * as commands from '../scripts/lib/commands.js'
 import { killAllNow, repoRoot, type Started, startProcess } from '../scripts/lib/processes.js'
 import { checkDurability, type DurabilityResult } from './durability.js'
+import { type HandlersResult, measureHandlers } from './handlers.js'
 import { type Growth, growthTable, median, pairedMedian, type Row, resultsTable } from './report.js'
 import { collectPages, createPlant, getPlant, listPages } from './requests.js'
 import { runScenario, type Scenario, type Target } from './scenarios.js'
@@ -131,6 +132,7 @@ const wanted = (name: string) =>
   only === undefined || only.some((prefix) => name.toLowerCase().startsWith(prefix.toLowerCase()))
 
 let durability: DurabilityResult | undefined
+let inProcess: HandlersResult | undefined
 let failure: unknown
 const loadBefore = loadavg()[0] ?? 0
 try {
@@ -211,6 +213,10 @@ try {
   for (const scenario of scenarios)
     if (wanted(scenario.name)) rows.push(...(await runScenario(scenario, settings)))
 
+  if (wanted('handlers')) {
+    console.error('  handlers: the in-process handlers, import to first answer and per answer')
+    inProcess = await measureHandlers(root, quick ? 100 : 2_000)
+  }
   if (wanted('durability')) {
     console.error('  durability: kill -9 under createPlant load')
     durability = await checkDurability({
@@ -295,8 +301,18 @@ try {
     growth,
     serverStarts,
     durability,
+    handlers: inProcess,
     profiles: args['cpu-prof'] ? profileDir : undefined,
     totalSeconds: seconds,
+  }
+  if (inProcess) {
+    const medians = Object.entries(inProcess.medianMs).map(([name, ms]) => `${name} ${ms.toFixed(3)} ms`)
+    console.log(
+      `In-process handlers (Node, getResponse, ${inProcess.requests} creates and reads): import ` +
+        `${inProcess.importMs.toFixed(0)} ms (msw's own import is most of it), then ready ` +
+        `${inProcess.readyMs.toFixed(0)} ms after import (target under 200); median answer ${medians.join(', ')} ` +
+        '(target under 1 ms).',
+    )
   }
   writeFileSync(reportFile, `${JSON.stringify(report, null, 2)}\n`)
   if (!quick) console.log(`\nFull figures: ${reportFile}`)
