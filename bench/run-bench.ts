@@ -101,6 +101,7 @@ async function startServer(
     built: true,
     env: {
       NODE_ENV: 'production',
+      ...commands.generousLimits,
       DATABASE_URL: `sqlite:${dbFile}`,
       AUTH_TOKENS: `${READER.principal}:${READER.token},${WRITER.principal}:${WRITER.token}`,
     },

@@ -69,6 +69,14 @@ export const deviations: Deviation[] = [
     why: 'Prism checks only the form of the Authorization header (`Bearer <anything>`); no token is unknown to it.',
   },
 
+  {
+    target: 'mock',
+    name: 'no rate limit',
+    when: (c) => c.status === 429,
+    answers: [200, 204],
+    why: 'Rate limits are prose (info.description), counted by the server; Prism keeps no count.',
+  },
+
   // ---- The sandbox (`npm run sandbox`): the real server with SANDBOX=true ----
   {
     target: 'sandbox',
@@ -109,7 +117,23 @@ export const deviations: Deviation[] = [
     why: 'Like Prism, the examples mode checks only the form of the Authorization header.',
   },
 
+  {
+    target: 'examples',
+    name: 'no rate limit',
+    when: (c) => c.status === 429,
+    answers: [200, 204],
+    why: 'The handlers count no requests: a test that wants a 429 asks for it with Prefer or failNext.',
+  },
+
   // ---- The in-process handlers, stateful mode: the sandbox's behaviour ----
+  {
+    target: 'handlers',
+    name: 'no rate limit',
+    when: (c) => c.status === 429,
+    // The repeated create finds its id taken, the repeated delete finds its plant gone.
+    answers: [200, 204, 404, 409],
+    why: 'The handlers count no requests: a test that wants a 429 asks for it with failNext.',
+  },
   {
     target: 'handlers',
     name: 'any bearer token is a principal',

@@ -15,6 +15,11 @@ export type Derivation =
   | { kind: 'oversized-body'; bytes: number }
   /** Send the base request with this body and content type instead of its JSON body. */
   | { kind: 'raw-body'; contentType: string; body: string }
+  /** Send the base request again and again, as one principal, until its rate limit is spent. */
+  | { kind: 'over-rate-limit'; atMost: number }
+
+/** The RATE_LIMIT_MAX the example suite gives the real server and the sandbox, so a case can spend it. */
+export const CONTRACT_RATE_LIMIT = 30
 
 export const derivedExamples: Record<string, Derivation> = {
   missingToken: { kind: 'no-token' },
@@ -23,6 +28,8 @@ export const derivedExamples: Record<string, Derivation> = {
   tooLarge: { kind: 'oversized-body', bytes: 70_000 },
   // The content type exactly as the example's message names it.
   notJson: { kind: 'raw-body', contentType: 'text/plain', body: 'Basil' },
+  // A few past the limit: the setup of a case spends some of it too.
+  tooManyRequests: { kind: 'over-rate-limit', atMost: CONTRACT_RATE_LIMIT + 5 },
 }
 
 /**
@@ -32,7 +39,7 @@ export const derivedExamples: Record<string, Derivation> = {
  * (true of firstPage: two plants, one a page).
  */
 export const requiredHeaders: { byStatus: Record<number, string[]>; byExample: Record<string, string[]> } = {
-  byStatus: { 401: ['www-authenticate'] },
+  byStatus: { 401: ['www-authenticate'], 429: ['retry-after'] },
   byExample: { firstPage: ['link'] },
 }
 

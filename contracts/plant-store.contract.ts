@@ -6,6 +6,7 @@ import { repoRoot, runToExit } from '../scripts/lib/processes.js'
 import { nextAddress } from '../src/lib/link.js'
 import { givenPlants } from '../src/spec.js'
 import { deviations } from './deviations.js'
+import { CONTRACT_RATE_LIMIT } from './fixtures.js'
 import type { ConventionProblem, Plant } from './lib/cases.js'
 import { loadDocument, lowestSuccess } from './lib/document.js'
 import { exampleCases } from './lib/example-cases.js'
@@ -47,7 +48,7 @@ const { coverage } = runner
 const target = (name: TargetName) => runner.target(name)
 
 beforeAll(async () => {
-  runner.running = await startTargets(TARGETS)
+  runner.running = await startTargets(TARGETS, { rateLimitMax: CONTRACT_RATE_LIMIT })
 }, 120_000)
 
 afterAll(async () => {

@@ -20,6 +20,7 @@ import repository from './plugins/app/repository.js'
 import sandbox from './plugins/app/sandbox.js'
 import cors from './plugins/external/cors.js'
 import docs from './plugins/external/docs.js'
+import rateLimit from './plugins/external/rate-limit.js'
 import securityHeaders from './plugins/external/security-headers.js'
 import { plantHandlers } from './routes/plants.js'
 import { type LoadedSpec, loadSpec } from './spec.js'
@@ -146,6 +147,7 @@ export async function buildApp({ config, logger, spec, logStream }: BuildOptions
   await app.register(cors, { origin: config.corsOrigin })
   await app.register(docs)
   await app.register(repository, { databaseUrl: config.databaseUrl })
+  await app.register(rateLimit, { config })
   await app.register(auth, { config })
   if (config.sandbox) await app.register(sandbox)
   await app.register(openapiRoutes, { handlers: plantHandlers })

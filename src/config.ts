@@ -19,6 +19,13 @@ export interface Config {
   /** Any bearer token is accepted, each its own principal with a store seeded from the examples. */
   sandbox: boolean
   corsOrigin: string
+  rateLimit: {
+    /** Requests one principal may make in a window. */
+    max: number
+    /** Requests with a missing or unknown token one client address may make in a window. */
+    authFailures: number
+    windowSeconds: number
+  }
 }
 
 const schema = {
@@ -32,6 +39,9 @@ const schema = {
     AUTH_TOKENS: { type: 'string', pattern: '^[^:,\\s]+:[^:,\\s]+(,[^:,\\s]+:[^:,\\s]+)*$' },
     SANDBOX: { type: 'boolean', default: false },
     CORS_ORIGIN: { type: 'string', minLength: 1, default: '*' },
+    RATE_LIMIT_MAX: { type: 'integer', minimum: 1, default: 1000 },
+    RATE_LIMIT_WINDOW: { type: 'integer', minimum: 1, maximum: 86400, default: 60 },
+    AUTH_FAILURE_LIMIT: { type: 'integer', minimum: 1, default: 20 },
   },
 } as const
 
@@ -44,6 +54,9 @@ interface Env {
   AUTH_TOKENS?: string
   SANDBOX: boolean
   CORS_ORIGIN: string
+  RATE_LIMIT_MAX: number
+  RATE_LIMIT_WINDOW: number
+  AUTH_FAILURE_LIMIT: number
 }
 
 /**
@@ -126,5 +139,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       .map((origin) => origin.trim())
       .filter(Boolean)
       .join(','),
+    rateLimit: {
+      max: parsed.RATE_LIMIT_MAX,
+      authFailures: parsed.AUTH_FAILURE_LIMIT,
+      windowSeconds: parsed.RATE_LIMIT_WINDOW,
+    },
   }
 }

@@ -179,6 +179,7 @@ async function main(): Promise<number> {
         name: 'real server (Dredd)',
         env: {
           NODE_ENV: 'test',
+          ...commands.generousLimits,
           AUTH_TOKENS: tokens.map((t, i) => `dredd-${i + 1}:${t}`).join(',') || 'dredd-0:unused',
         },
       }),

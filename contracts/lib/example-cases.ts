@@ -71,6 +71,8 @@ function derive(base: RequestSpec, derivation: Derivation): { request: RequestSp
         request: { ...base, contentType: derivation.contentType, body: derivation.body },
         keepGivens: true,
       }
+    case 'over-rate-limit':
+      return { request: { ...base, repeat: { until: 429, atMost: derivation.atMost } }, keepGivens: false }
   }
 }
 

@@ -18,6 +18,8 @@ export interface RequestSpec {
   contentType?: string
   body?: string
   auth: Auth
+  /** Send it again, up to `atMost` times in all, until the answer has status `until` (a limit spent). */
+  repeat?: { until: number; atMost: number }
 }
 
 export interface Answer {

@@ -105,7 +105,12 @@ export class CaseRunner {
     const token = t.newToken()
     const given = c.givenPlants
     if (c.request.auth.kind === 'principal') await setUpPlants(t, token, given)
-    const answer = await send(t.url, c.request, authorization(t, c.request.auth, token))
+    const credentials = authorization(t, c.request.auth, token)
+    let answer = await send(t.url, c.request, credentials)
+    for (let sent = 1; c.request.repeat && sent < c.request.repeat.atMost; sent++) {
+      if (answer.status === c.request.repeat.until) break
+      answer = await send(t.url, c.request, credentials)
+    }
     if (targetName === 'server') this.serverAnswers.set(c.id, answer)
 
     const expected = expectationOf(c)

@@ -58,7 +58,16 @@ export interface Running {
   stop(): Promise<void>
 }
 
-export async function startTargets(names: TargetName[]): Promise<Running> {
+export interface TargetOptions {
+  /** RATE_LIMIT_MAX of the real server and the sandbox, so that a case can spend it; else never reached. */
+  rateLimitMax?: number
+}
+
+export async function startTargets(names: TargetName[], options: TargetOptions = {}): Promise<Running> {
+  const limits = {
+    ...commands.generousLimits,
+    ...(options.rateLimitMax === undefined ? {} : { RATE_LIMIT_MAX: String(options.rateLimitMax) }),
+  }
   const processes: Started[] = []
   const stop = async () => {
     await Promise.allSettled(processes.map((p) => p.stop()))
@@ -74,9 +83,15 @@ export async function startTargets(names: TargetName[]): Promise<Running> {
     // tracked) before the catch below stops them.
     const settled = await Promise.allSettled([
       want.has('server') || want.has('proxy')
-        ? track(startProcess(commands.server({ env: { AUTH_TOKENS: authTokensEnv, NODE_ENV: 'test' } })))
+        ? track(
+            startProcess(
+              commands.server({ env: { AUTH_TOKENS: authTokensEnv, NODE_ENV: 'test', ...limits } }),
+            ),
+          )
         : undefined,
-      want.has('sandbox') ? track(startProcess(commands.sandbox({ env: { NODE_ENV: 'test' } }))) : undefined,
+      want.has('sandbox')
+        ? track(startProcess(commands.sandbox({ env: { NODE_ENV: 'test', ...limits } })))
+        : undefined,
       want.has('mock') ? track(startProcess(commands.mock({ spec: contractSpecPath }))) : undefined,
       want.has('handlers') ? track(startProcess(commands.handlers('stateful'))) : undefined,
       want.has('examples') ? track(startProcess(commands.handlers('examples'))) : undefined,

@@ -14,6 +14,12 @@ export const mockListening = /Mock is listening on (http:\/\/[^\s",]+)/
 /** Prism prints `Prism is listening on http://HOST:PORT` once its routes are loaded. */
 export const prismListening = /Prism is listening on (http:\/\/[^\s",]+)/
 
+/**
+ * Rate limits a test or benchmark run never reaches: the limiter still runs (its cost is measured),
+ * but one principal sending thousands of requests, or many bad tokens, is what these runs do.
+ */
+export const generousLimits = { RATE_LIMIT_MAX: '100000000', AUTH_FAILURE_LIMIT: '100000000' }
+
 export interface Listen {
   host: string
   port: number

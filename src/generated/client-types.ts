@@ -113,6 +113,20 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /**
+         * @description The caller has made more requests than its limit allows in the current window, or its
+         *     address has failed authentication too often (addition to 1.0.0). `Retry-After` says in how
+         *     many seconds to try again.
+         */
+        TooManyRequests: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The caller has no plant with this id (addition to 1.0.0). */
         NotFound: {
             headers: {
@@ -156,6 +170,11 @@ export interface components {
          * @example </plants?limit=1&cursor=MQ>; rel="next"
          */
         Link: string;
+        /**
+         * @description Seconds to wait before trying again, on every 429 (addition to 1.0.0).
+         * @example 42
+         */
+        "Retry-After": string;
         /**
          * @description The bearer challenge (RFC 6750), on every 401 (addition to 1.0.0).
          * @example Bearer realm="plant-store"
@@ -205,6 +224,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     createPlant: {
@@ -253,6 +273,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     getPlant: {
@@ -282,6 +303,7 @@ export interface operations {
             400: components["responses"]["BadPlantId"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     replacePlant: {
@@ -325,6 +347,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     deletePlant: {
@@ -352,6 +375,7 @@ export interface operations {
             400: components["responses"]["BadPlantId"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
 }

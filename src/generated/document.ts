@@ -8,7 +8,7 @@ export const document = {
     "title": "Plant Store",
     "version": "1.0.0",
     "summary": "A small store of plants.",
-    "description": "A sample interface built around a plant store. A client creates plants in the store and,\nthrough the additions below, lists, reads, replaces and deletes them.\n\n**What is original and what is added.** The 1.0.0 interface shows one operation,\n`POST /plants` (`createPlant`), with the schemas `Plant`, `NewPlant` and `Error`, its `200` and\n`400` responses, and bearer authentication. Everything else in this document extends the\n1.0.0 interface, and each addition says so in its description.\n\n**Principals (addition).** Each bearer token belongs to one principal. A principal sees and\nchanges only its own plants, and plant ids are unique per principal: two principals may both\nown a plant with id 1.\n\n**Errors (addition).** Every error answer has an `Error` body whose `error` is the HTTP status\ncode and whose `message` says what was wrong. Every answer carries an `X-Request-Id` header; a\n`500` says only `internal server error`, and the server's log has the details under that id.\nAnswers to operations that need a token carry `Cache-Control: no-store`; every answer carries\nsecurity headers for a JSON API (`Content-Security-Policy: default-src 'none'`,\n`X-Content-Type-Options: nosniff`).\n\n**Limits (addition).** A request body may be at most 65536 bytes, the request line and headers\ntogether at most 16384 bytes (`431`).\n\n**Bodies (addition).** A body is read as JSON, exactly: an integer may be written in any form\nJSON allows (`1000000000000000000`, `1e18` and `1000000000000000000.0` are the same id), and\nno digit of an int64 is lost. Keys a schema does not name are ignored, `__proto__`,\n`constructor` and `prototype` included; of duplicate keys, the last counts. Strings must be\nUnicode text: a lone surrogate escape such as `\\ud800` is a `400`.\n\n**Contract fixtures.** A request example whose name matches a response example produces that\nresponse; a required parameter or request body with no example of that name takes its first\nexample. `x-given-plants` on a request example lists the plants the caller must already own\nfor the example to hold; `x-example-names` on a response without a body lists the request\nexamples that produce it. Tools ignore these `x-` fields; the contract suite reads them.\nOperations without a request body ignore any body sent with them.\n",
+    "description": "A sample interface built around a plant store. A client creates plants in the store and,\nthrough the additions below, lists, reads, replaces and deletes them.\n\n**What is original and what is added.** The 1.0.0 interface shows one operation,\n`POST /plants` (`createPlant`), with the schemas `Plant`, `NewPlant` and `Error`, its `200` and\n`400` responses, and bearer authentication. Everything else in this document extends the\n1.0.0 interface, and each addition says so in its description.\n\n**Principals (addition).** Each bearer token belongs to one principal. A principal sees and\nchanges only its own plants, and plant ids are unique per principal: two principals may both\nown a plant with id 1.\n\n**Errors (addition).** Every error answer has an `Error` body whose `error` is the HTTP status\ncode and whose `message` says what was wrong. Every answer carries an `X-Request-Id` header; a\n`500` says only `internal server error`, and the server's log has the details under that id.\nAnswers to operations that need a token carry `Cache-Control: no-store`; every answer carries\nsecurity headers for a JSON API (`Content-Security-Policy: default-src 'none'`,\n`X-Content-Type-Options: nosniff`).\n\n**Limits (addition).** A request body may be at most 65536 bytes, the request line and headers\ntogether at most 16384 bytes (`431`). Each principal may make a set number of requests in a\nwindow (1000 a minute unless the server is configured otherwise), and each client address a\nset number of requests with a missing or unknown token (20 a minute); past either, the answer\nis `429` with `Retry-After`. The limits are counted by each server instance.\n\n**Bodies (addition).** A body is read as JSON, exactly: an integer may be written in any form\nJSON allows (`1000000000000000000`, `1e18` and `1000000000000000000.0` are the same id), and\nno digit of an int64 is lost. Keys a schema does not name are ignored, `__proto__`,\n`constructor` and `prototype` included; of duplicate keys, the last counts. Strings must be\nUnicode text: a lone surrogate escape such as `\\ud800` is a `400`.\n\n**Contract fixtures.** A request example whose name matches a response example produces that\nresponse; a required parameter or request body with no example of that name takes its first\nexample. `x-given-plants` on a request example lists the plants the caller must already own\nfor the example to hold; `x-example-names` on a response without a body lists the request\nexamples that produce it. Tools ignore these `x-` fields; the contract suite reads them.\nOperations without a request body ignore any body sent with them.\n",
     "license": {
       "name": "MIT",
       "identifier": "MIT"
@@ -202,6 +202,9 @@ export const document = {
           },
           "415": {
             "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
           }
         }
       },
@@ -368,6 +371,9 @@ export const document = {
           },
           "401": {
             "$ref": "#/components/responses/Unauthorized"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
           }
         }
       }
@@ -414,6 +420,9 @@ export const document = {
           },
           "404": {
             "$ref": "#/components/responses/NotFound"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
           }
         }
       },
@@ -509,6 +518,9 @@ export const document = {
           },
           "415": {
             "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
           }
         }
       },
@@ -534,6 +546,9 @@ export const document = {
           },
           "404": {
             "$ref": "#/components/responses/NotFound"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
           }
         }
       }
@@ -588,6 +603,15 @@ export const document = {
           "pattern": "^<[^>]+>; rel=\"next\"$"
         },
         "example": "</plants?limit=1&cursor=MQ>; rel=\"next\""
+      },
+      "Retry-After": {
+        "description": "Seconds to wait before trying again, on every 429 (addition to 1.0.0).",
+        "required": true,
+        "schema": {
+          "type": "string",
+          "pattern": "^[0-9]+$"
+        },
+        "example": "42"
       },
       "WWW-Authenticate": {
         "description": "The bearer challenge (RFC 6750), on every 401 (addition to 1.0.0).",
@@ -649,6 +673,30 @@ export const document = {
                 "value": {
                   "error": 401,
                   "message": "the bearer token is not valid"
+                }
+              }
+            }
+          }
+        }
+      },
+      "TooManyRequests": {
+        "description": "The caller has made more requests than its limit allows in the current window, or its\naddress has failed authentication too often (addition to 1.0.0). `Retry-After` says in how\nmany seconds to try again.\n",
+        "headers": {
+          "Retry-After": {
+            "$ref": "#/components/headers/Retry-After"
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            },
+            "examples": {
+              "tooManyRequests": {
+                "summary": "The principal's requests for this window are spent",
+                "value": {
+                  "error": 429,
+                  "message": "too many requests from this principal; try again after Retry-After seconds"
                 }
               }
             }

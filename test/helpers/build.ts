@@ -24,6 +24,9 @@ export async function build(
   const config = loadConfig({
     DATABASE_URL: 'sqlite::memory:',
     AUTH_TOKENS: 'alice:token-a,bob:token-b',
+    // Tests send many requests as one principal and many bad tokens; test/rate-limit.test.ts lowers these.
+    RATE_LIMIT_MAX: '100000000',
+    AUTH_FAILURE_LIMIT: '100000000',
     ...env,
   })
   const app = await buildApp({ config, logger, spec: await spec })

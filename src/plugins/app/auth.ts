@@ -3,6 +3,7 @@ import { hash } from 'node:crypto'
 import fp from 'fastify-plugin'
 import type { Config } from '../../config.js'
 import { bearerToken, tokenInvalid, tokenRequired } from '../../lib/bearer.js'
+import { tooMany } from '../external/rate-limit.js'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -30,12 +31,17 @@ export default fp(
       // An answer for one principal is no one else's: no cache may keep it, a 401 included.
       reply.header('cache-control', 'no-store')
       const token = bearerToken(request.headers.authorization)
-      if (token === undefined) return done(tokenRequired())
-      const principal = principalOf(token)
-      if (principal === undefined) return done(tokenInvalid())
-      request.principal = principal
-      done()
+      const principal = token === undefined ? undefined : principalOf(token)
+      if (principal !== undefined) {
+        request.principal = principal
+        return done()
+      }
+      // A failure counts against the client's address: past the limit, guessing gets 429, not 401.
+      const refusal = token === undefined ? tokenRequired() : tokenInvalid()
+      app
+        .authFailureLimited(request)
+        .then(({ limited, retryAfter }) => done(limited ? tooMany(retryAfter, 'address') : refusal), done)
     })
   },
-  { name: 'auth' },
+  { name: 'auth', dependencies: ['rate-limit'] },
 )
