@@ -62,6 +62,7 @@ export async function openPostgresRepository(options: PostgresOptions): Promise<
     }
   }
   const text = (id: number | bigint) => String(id)
+  let closing: Promise<void> | undefined
   const changed = (result: pg.QueryResult) => result.rowCount === 1
 
   return {
@@ -114,7 +115,11 @@ export async function openPostgresRepository(options: PostgresOptions): Promise<
     ping: async () => {
       await query('ping', 'SELECT 1', [])
     },
-    close: () => pool.end(),
+    // Once: the app and a test may both close it.
+    close: () => {
+      closing ??= pool.end()
+      return closing
+    },
   }
 }
 
