@@ -147,11 +147,14 @@ describe.each(stores.map((store) => [store.name, store] as const))('the %s repos
     expect(await repo.list('alice', { limit: 10, tag: '' })).toEqual([])
   })
 
-  test('stores names and tags as given, Unicode and quotes included', async () => {
+  test('stores names and tags as given, Unicode, NUL and quotes included', async () => {
     const repo = await fresh()
-    const name = 'Jasmine 茉莉 🌼 \'quoted\' "double" \\ back'
-    await repo.create("o'wner", { id: 1n, name, tag: 'ünï' })
-    expect(await repo.get("o'wner", 1n)).toEqual({ id: 1n, name, tag: 'ünï' })
+    const name = 'Jasmine 茉莉 🌼 \u0000 \u2028 \'quoted\' "double" \\ back'
+    await repo.create("o'wner", { id: 1n, name, tag: 'ünï\u0000' })
+    expect(await repo.get("o'wner", 1n)).toEqual({ id: 1n, name, tag: 'ünï\u0000' })
+    expect(await repo.list("o'wner", { limit: 2, tag: 'ünï\u0000' })).toEqual([
+      { id: 1n, name, tag: 'ünï\u0000' },
+    ])
   })
 
   test('answers a readiness ping', async () => {

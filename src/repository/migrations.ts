@@ -15,11 +15,13 @@ export const migrations: readonly MigrationStep[] = [
        tag TEXT,
        PRIMARY KEY (owner, id)
      ) WITHOUT ROWID`,
+    // bytea, not text: a name may hold U+0000, which PostgreSQL's text cannot; the store keeps the
+    // UTF-8 bytes, exactly as given.
     postgres: `CREATE TABLE plants (
        owner text NOT NULL,
        id bigint NOT NULL,
-       name text NOT NULL,
-       tag text,
+       name bytea NOT NULL,
+       tag bytea,
        PRIMARY KEY (owner, id)
      )`,
   },

@@ -28,7 +28,8 @@ const types = {
 /** Every instance takes this lock while it migrates, so that instances started together migrate once. */
 const MIGRATION_LOCK = "hashtext('plant-store schema migrations')"
 
-type Row = [id: bigint, name: string, tag: string | null]
+/** A row as an array: the id read as BigInt, name and tag as their UTF-8 bytes. */
+type Row = [id: bigint, name: Buffer, tag: Buffer | null]
 
 export async function openPostgresRepository(options: PostgresOptions): Promise<PlantRepository> {
   const pool = new pg.Pool({
@@ -62,6 +63,7 @@ export async function openPostgresRepository(options: PostgresOptions): Promise<
     }
   }
   const text = (id: number | bigint) => String(id)
+  const bytes = (value: string | undefined) => (value === undefined ? null : Buffer.from(value, 'utf8'))
   let closing: Promise<void> | undefined
   const changed = (result: pg.QueryResult) => result.rowCount === 1
 
@@ -71,14 +73,14 @@ export async function openPostgresRepository(options: PostgresOptions): Promise<
         await query(
           'plants-create',
           'INSERT INTO plants (owner, id, name, tag) VALUES ($1, $2, $3, $4) ON CONFLICT (owner, id) DO NOTHING',
-          [owner, text(plant.id), plant.name, plant.tag ?? null],
+          [owner, text(plant.id), bytes(plant.name), bytes(plant.tag)],
         ),
       ),
     replace: async (owner, plant) =>
       changed(
         await query('plants-replace', 'UPDATE plants SET name = $1, tag = $2 WHERE owner = $3 AND id = $4', [
-          plant.name,
-          plant.tag ?? null,
+          bytes(plant.name),
+          bytes(plant.tag),
           owner,
           text(plant.id),
         ]),
@@ -108,7 +110,7 @@ export async function openPostgresRepository(options: PostgresOptions): Promise<
           : await query(
               'plants-page-by-tag',
               'SELECT id, name, tag FROM plants WHERE owner = $1 AND tag = $2 AND id >= $3 ORDER BY id LIMIT $4',
-              [owner, tag, from, limit],
+              [owner, bytes(tag), from, limit],
             )
       return rows.map(toPlant)
     },
@@ -156,5 +158,7 @@ function unavailable(error: unknown): boolean {
 }
 
 function toPlant([id, name, tag]: Row): StoredPlant {
-  return tag === null ? { id, name } : { id, name, tag }
+  return tag === null
+    ? { id, name: name.toString('utf8') }
+    : { id, name: name.toString('utf8'), tag: tag.toString('utf8') }
 }
