@@ -15,13 +15,13 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     projects: [
-      { extends: true, test: { name: 'sqlite', include: ['test/**/*.test.ts'] } },
+      { extends: true, test: { name: 'all', include: ['test/**/*.test.ts'] } },
       ...(postgres
         ? [
             {
               extends: true as const,
               test: {
-                name: 'postgresql',
+                name: 'api on postgresql',
                 include: onEveryStore,
                 env: { TEST_STORE: 'postgres' },
                 // One cluster for the project's files; each app gets a database of its own.
