@@ -15,6 +15,8 @@ export type Derivation =
   | { kind: 'oversized-body'; bytes: number }
   /** Send the base request with this body and content type instead of its JSON body. */
   | { kind: 'raw-body'; contentType: string; body: string }
+  /** Send the base request to an instance of the target whose store has stopped answering. */
+  | { kind: 'store-down' }
 
 export const derivedExamples: Record<string, Derivation> = {
   missingToken: { kind: 'no-token' },
@@ -23,6 +25,8 @@ export const derivedExamples: Record<string, Derivation> = {
   tooLarge: { kind: 'oversized-body', bytes: 70_000 },
   // The content type exactly as the example's message names it.
   notJson: { kind: 'raw-body', contentType: 'text/plain', body: 'Basil' },
+  // Readiness: only a target with an instance whose database is stopped can show it.
+  storeUnavailable: { kind: 'store-down' },
 }
 
 /**

@@ -98,7 +98,9 @@ export class CaseRunner {
     const token = t.newToken()
     const given = c.givenPlants
     if (c.request.auth.kind === 'principal') await setUpPlants(t, token, given)
-    const answer = await send(t.url, c.request, authorization(t, c.request.auth, token))
+    const url = c.kind === 'example' && c.derivation?.kind === 'store-down' ? t.storeDownUrl : t.url
+    if (url === undefined) throw new Error(`${c.id}: the ${targetName} has no instance whose store is down`)
+    const answer = await send(url, c.request, authorization(t, c.request.auth, token))
     if (targetName === 'server') this.serverAnswers.set(c.id, answer)
 
     const expected = expectationOf(c)
