@@ -98,6 +98,12 @@ async function buildPlan(
         }
         continue
       }
+      if (c.derivation?.kind === 'store-down') {
+        transactions[name] = {
+          skip: 'only an instance whose database has stopped answers this; the contract suite checks it on PostgreSQL',
+        }
+        continue
+      }
       const token = `dredd-token-${tokens.length + 1}`
       tokens.push(token)
       const auth = c.request.auth
