@@ -51,6 +51,18 @@ describe('loadConfig', () => {
     expect(() => loadConfig(env)).toThrow(message)
   })
 
+  it.each(['postgres://plants:s%40cret@db.example:5432/plants', 'postgresql://db.example/plants'])(
+    'accepts %s with the pool and timeout defaults',
+    (url) => {
+      expect(loadConfig({ DATABASE_URL: url })).toMatchObject({
+        databaseUrl: url,
+        databasePoolSize: 10,
+        databaseConnectTimeoutMs: 2000,
+        databaseStatementTimeoutMs: 5000,
+      })
+    },
+  )
+
   it('trims the spaces around CORS_ORIGIN entries', () => {
     expect(loadConfig({ CORS_ORIGIN: ' https://a.example , https://b.example,' }).corsOrigin).toBe(
       'https://a.example,https://b.example',
