@@ -22,7 +22,9 @@ const INT8_OID = 20
 // pg reads int8 as a string by default so as not to round it; the store reads it as BigInt instead.
 const types = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === INT8_OID ? (text: string) => BigInt(text) : pg.types.getTypeParser(oid, format)) as never,
+    oid === INT8_OID
+      ? (text: string) => BigInt(text)
+      : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 }
 
 /** Every instance takes this lock while it migrates, so that instances started together migrate once. */
