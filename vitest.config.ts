@@ -1,11 +1,36 @@
 // Unit and integration tests of the real server (the contract suite has its own config in contracts/).
+// The API tests run twice: on SQLite, and on PostgreSQL when its binaries are installed (always on CI).
 import { defineConfig } from 'vitest/config'
+import { INSTALL_HINT, postgresBinDir } from './scripts/lib/postgres.js'
+
+/** The API tests whose every case runs on each store. */
+const onEveryStore = ['test/plants.test.ts', 'test/int64.test.ts', 'test/int64-pages.test.ts']
+
+const postgres = postgresBinDir() !== undefined || process.env.CI === 'true'
+if (!postgres)
+  console.warn(`API tests on PostgreSQL skipped: initdb and postgres were not found; ${INSTALL_HINT}`)
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     setupFiles: ['test/helpers/msw-on-node-20.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
+    projects: [
+      { extends: true, test: { name: 'all', include: ['test/**/*.test.ts'] } },
+      ...(postgres
+        ? [
+            {
+              extends: true as const,
+              test: {
+                name: 'api on postgresql',
+                include: onEveryStore,
+                env: { TEST_STORE: 'postgres' },
+                // One cluster for the project's files; each app gets a database of its own.
+                globalSetup: ['test/helpers/postgres-global-setup.ts'],
+              },
+            },
+          ]
+        : []),
+    ],
   },
 })

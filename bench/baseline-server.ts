@@ -17,6 +17,8 @@ const handlers: Record<string, RouteHandlerMethod> = {
     ...(request.body as object),
   }),
   deletePlant: async (_request, reply) => reply.code(204).send(),
+  getHealth: async () => ({ status: 'ok' }),
+  getReadiness: async () => ({ status: 'ok' }),
 }
 
 const app = Fastify()

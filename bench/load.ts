@@ -107,3 +107,33 @@ export function summarize(samples: Float64Array[]): LatencySummary {
   const pick = (q: number) => all[Math.min(all.length - 1, Math.floor(q * all.length))] ?? Number.NaN
   return { p50: pick(0.5), p99: pick(0.99), mean: all.reduce((a, b) => a + b, 0) / all.length }
 }
+
+/** Loads run at the same time on several instances, as one: rates and counts add up, latencies pool. */
+export function mergeLoads(results: LoadResult[]): LoadResult {
+  const [first, ...rest] = results
+  if (!first) throw new Error('mergeLoads: no results')
+  if (rest.length === 0) return first
+  const sum = (f: (r: LoadResult) => number) => results.reduce((n, r) => n + f(r), 0)
+  const statusCodes: Record<string, number> = {}
+  for (const r of results)
+    for (const [code, count] of Object.entries(r.statusCodes))
+      statusCodes[code] = (statusCodes[code] ?? 0) + count
+  const latencies = new Float64Array(sum((r) => r.latencies.length))
+  let at = 0
+  for (const r of results) {
+    latencies.set(r.latencies, at)
+    at += r.latencies.length
+  }
+  return {
+    rps: sum((r) => r.rps),
+    requests: sum((r) => r.requests),
+    seconds: Math.max(...results.map((r) => r.seconds)),
+    non2xx: sum((r) => r.non2xx),
+    errors: sum((r) => r.errors),
+    statusCodes,
+    latencies,
+    targetCpuMs: sum((r) => r.targetCpuMs),
+    clientCpuShare: sum((r) => r.clientCpuShare),
+    stealShare: sum((r) => r.stealShare) / results.length,
+  }
+}

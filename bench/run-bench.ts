@@ -1,6 +1,8 @@
 // `npm run bench [-- --quick]`: loads the real server (dist/) and a bare-Fastify baseline in alternation,
 // plus Prism for reference, and the server again with 1,000,000 plants stored; then kill -9 under writes
-// must lose no acknowledged plant. Prints Markdown tables and writes the full figures to reports/.
+// must lose no acknowledged plant; where PostgreSQL is installed, the server on PostgreSQL with one and
+// with two instances, and at 1,000 and 1,000,000 plants. Prints Markdown tables and writes the full
+// figures to reports/.
 // Options are listed in parseArgs below; bench/README-section.md explains the run and its columns.
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { mkdtemp } from 'node:fs/promises'
@@ -9,13 +11,14 @@ import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import type { RequestEntry } from 'autocannon'
 import * as commands from '../scripts/lib/commands.js'
+import { type Cluster, findPostgres, INSTALL_HINT, startCluster } from '../scripts/lib/postgres.js'
 import { killAllNow, repoRoot, type Started, startProcess } from '../scripts/lib/processes.js'
 import { checkDurability, type DurabilityResult } from './durability.js'
 import { type HandlersResult, measureHandlers } from './handlers.js'
 import { type Growth, growthTable, median, pairedMedian, type Row, resultsTable } from './report.js'
 import { collectPages, createPlant, getPlant, listPages } from './requests.js'
 import { runScenario, type Scenario, type Target } from './scenarios.js'
-import { fillStore } from './store.js'
+import { fillPostgresStore, fillStore } from './store.js'
 
 const root = repoRoot
 const began = performance.now()
@@ -57,6 +60,8 @@ const settings = {
   rate: args.rate === undefined ? undefined : Number(args.rate),
   smallStore: 1_000,
   largeStore: quick ? undefined : 1_000_000,
+  /** The larger PostgreSQL store; the quick run keeps it small, so that it stays quick. */
+  largePostgresStore: quick ? 10_000 : 1_000_000,
   prism: !quick,
   durabilityCycles: quick ? 1 : 3,
   killAfter: quick ? 1 : 2,
@@ -90,7 +95,7 @@ let logCount = 0
 
 // The real server as production runs it: file storage, auth, info logging (to a file in `dir`).
 async function startServer(
-  dbFile: string,
+  databaseUrl: string,
   store: string,
   profiled: boolean,
   script?: string,
@@ -102,7 +107,7 @@ async function startServer(
     env: {
       NODE_ENV: 'production',
       ...commands.generousLimits,
-      DATABASE_URL: `sqlite:${dbFile}`,
+      DATABASE_URL: databaseUrl,
       AUTH_TOKENS: `${READER.principal}:${READER.token},${WRITER.principal}:${WRITER.token}`,
     },
     logFile: join(dir, `server-${++logCount}.log`),
@@ -134,6 +139,8 @@ const wanted = (name: string) =>
 
 let durability: DurabilityResult | undefined
 let inProcess: HandlersResult | undefined
+let cluster: Cluster | undefined
+let postgresGrowth: Growth[] = []
 let failure: unknown
 const loadBefore = loadavg()[0] ?? 0
 try {
@@ -152,15 +159,15 @@ try {
     args: ['--import', 'tsx', join(root, 'bench', 'baseline-server.ts')],
     listening: commands.serverListening,
   })
-  const server = await startServer(smallDb, 'small', true)
-  const serverLarge = settings.largeStore ? await startServer(largeDb, 'large', true) : undefined
+  const server = await startServer(`sqlite:${smallDb}`, 'small', true)
+  const serverLarge = settings.largeStore ? await startServer(`sqlite:${largeDb}`, 'large', true) : undefined
   // Candidates are named after the directory that holds their dist/ (e.g. /tmp/exp-nocors → exp-nocors).
   const candidates: { name: string; process: Started }[] = []
   for (const [i, script] of (args.candidate ?? []).entries()) {
     const name = /([^/]+)\/dist\/[^/]+$/.exec(resolve(script))?.[1] ?? `candidate ${i + 1}`
     const db = join(dir, `candidate-${i + 1}.db`)
     await fillStore(db, READER.principal, settings.smallStore)
-    candidates.push({ name, process: await startServer(db, 'candidate', true, resolve(script)) })
+    candidates.push({ name, process: await startServer(`sqlite:${db}`, 'candidate', true, resolve(script)) })
   }
   const prism = settings.prism ? await startOther({ ...commands.mock(), name: 'prism' }) : undefined
 
@@ -221,7 +228,7 @@ try {
   if (wanted('durability')) {
     console.error('  durability: kill -9 under createPlant load')
     durability = await checkDurability({
-      start: () => startServer(join(dir, 'durability.db'), 'durability', false),
+      start: () => startServer(`sqlite:${join(dir, 'durability.db')}`, 'durability', false),
       authorization: `Bearer ${WRITER.token}`,
       connections: settings.connections,
       cycles: settings.durabilityCycles,
@@ -233,7 +240,15 @@ try {
   await server.stop()
   if (serverLarge) await serverLarge.stop()
   for (const candidate of candidates) await candidate.process.stop()
-  for (let i = 0; i < settings.extraStarts; i++) await (await startServer(largeDb, 'large', false)).stop()
+  for (let i = 0; i < settings.extraStarts; i++)
+    await (await startServer(`sqlite:${largeDb}`, 'large', false)).stop()
+
+  if (wanted('postgresql')) {
+    if (await findPostgres()) {
+      cluster = await startCluster()
+      postgresGrowth = await runPostgres(cluster)
+    } else console.error(`  PostgreSQL scenarios skipped: ${INSTALL_HINT}`)
+  }
 
   // ---- Report ----------------------------------------------------------------------------------------
   const growth: Growth[] = []
@@ -272,6 +287,25 @@ try {
     console.log(`\n${header}\n\n${resultsTable(rows)}\n`)
     if (growth.length > 0)
       console.log(`${growthTable(growth, settings.smallStore, settings.largeStore ?? 0)}\n`)
+    if (postgresGrowth.length > 0) {
+      console.log(
+        `On PostgreSQL:\n\n${growthTable(postgresGrowth, settings.smallStore, settings.largePostgresStore)}\n`,
+      )
+    }
+    const scaling = ['PostgreSQL createPlant', 'PostgreSQL getPlant']
+      .map(
+        (scenario) =>
+          [
+            scenario,
+            rowOf(scenario, `two instances, ${settings.smallStore.toLocaleString('en-US')} plants`)?.ratio,
+          ] as const,
+      )
+      .filter(([, ratio]) => ratio !== undefined)
+    if (scaling.length > 0) {
+      console.log(
+        `PostgreSQL, two instances against one (req/s, same machine): ${scaling.map(([s, r]) => `${s} ×${r?.toFixed(2)}`).join(', ')}\n`,
+      )
+    }
     if (durability) {
       console.log(
         `Durability: ${durability.cycles} kill -9 under load; ${durability.acknowledged} plants acknowledged, ` +
@@ -279,7 +313,9 @@ try {
           `${durability.unanswered} requests unanswered at the kills, ${durability.non200} other answers.`,
       )
     }
-    const starts = serverStarts.filter((s) => s.store !== 'candidate').map((s) => s.ms)
+    const starts = serverStarts
+      .filter((s) => s.store !== 'candidate' && !s.store.startsWith('postgres'))
+      .map((s) => s.ms)
     console.log(
       `Server start to listening: median ${median(starts).toFixed(0)} ms, slowest ${Math.max(...starts).toFixed(0)} ms ` +
         `(${serverStarts.map((s) => `${s.ms.toFixed(0)} ${s.store}`).join(', ')})`,
@@ -300,6 +336,7 @@ try {
     fillSeconds: fillMs / 1000,
     rows,
     growth,
+    postgresGrowth,
     serverStarts,
     durability,
     handlers: inProcess,
@@ -340,6 +377,7 @@ try {
   failure = error
 } finally {
   await Promise.allSettled(started.map((p) => p.stop()))
+  await cluster?.destroy()
   killAllNow()
 }
 if (failure) {
@@ -349,6 +387,70 @@ if (failure) {
   process.exit(1)
 }
 if (keepDir) console.error(`Files kept in ${dir}`)
+
+/**
+ * The server on PostgreSQL: createPlant and getPlant on one instance and on two sharing one database
+ * (the ratio column is then the scaling), and getPlant on a store of 1,000,000 plants; returns the
+ * latency growth from the small store to the large one.
+ */
+async function runPostgres(on: Cluster): Promise<Growth[]> {
+  const smallUrl = await on.createDatabase()
+  const largeUrl = await on.createDatabase()
+  const fillStarted = performance.now()
+  await fillPostgresStore(smallUrl, READER.principal, settings.smallStore)
+  await fillPostgresStore(largeUrl, READER.principal, settings.largePostgresStore)
+  console.error(`  PostgreSQL stores filled in ${((performance.now() - fillStarted) / 1000).toFixed(1)} s`)
+  const [first, second, large] = await Promise.all([
+    startServer(smallUrl, 'postgres', false),
+    startServer(smallUrl, 'postgres', false),
+    startServer(largeUrl, 'postgres large', false),
+  ])
+  if (!first || !second || !large) throw new Error('the PostgreSQL instances did not start')
+  const small = `${settings.smallStore.toLocaleString('en-US')} plants`
+  const big = `${settings.largePostgresStore.toLocaleString('en-US')} plants`
+  const one = `one instance, ${small}`
+  const two = `two instances, ${small}`
+  const scenarios: Scenario[] = [
+    {
+      name: 'PostgreSQL createPlant',
+      targets: [
+        { name: one, process: first, requests: () => createPlant(WRITER.token) },
+        { name: two, process: first, also: [second], requests: () => createPlant(WRITER.token) },
+      ],
+    },
+    {
+      name: 'PostgreSQL getPlant',
+      targets: [
+        { name: one, process: first, requests: () => getPlant(READER.token, settings.smallStore) },
+        {
+          name: two,
+          process: first,
+          also: [second],
+          requests: () => getPlant(READER.token, settings.smallStore),
+        },
+        {
+          name: `one instance, ${big}`,
+          process: large,
+          requests: () => getPlant(READER.token, settings.largePostgresStore),
+        },
+      ],
+    },
+  ]
+  for (const scenario of scenarios) rows.push(...(await runScenario(scenario, settings)))
+  for (const instance of [first, second, large]) await instance.stop()
+  const a = rowOf('PostgreSQL getPlant', one)
+  const b = rowOf('PostgreSQL getPlant', `one instance, ${big}`)
+  if (!a || !b) return []
+  const ratio = (k: 'p50' | 'p99' | 'mean') => pairedMedian(b, a, (x, y) => x.latency[k] / y.latency[k])
+  return [
+    {
+      scenario: 'PostgreSQL getPlant',
+      small: a.latency,
+      large: b.latency,
+      ratio: { p50: ratio('p50'), p99: ratio('p99'), mean: ratio('mean') },
+    },
+  ]
+}
 
 // The file system of the store files: fsync costs differ wildly between a disk and tmpfs.
 function fsType(path: string): string {

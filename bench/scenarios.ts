@@ -2,13 +2,15 @@
 // them alike; then one row of figures per target, medians over the rounds.
 import type { RequestEntry } from 'autocannon'
 import type { Started } from '../scripts/lib/processes.js'
-import { type LoadResult, runLoad, summarize } from './load.js'
+import { type LoadResult, mergeLoads, runLoad, summarize } from './load.js'
 import { peakRss, resetPeakRss } from './metrics.js'
 import { median, pairedMedian, type Row } from './report.js'
 
 export interface Target {
   name: string
   process: Started
+  /** Further instances that share the load with `process` (behind a load balancer, in effect). */
+  also?: Started[]
   requests: () => RequestEntry[]
 }
 
@@ -30,24 +32,33 @@ export interface LoadSettings {
 }
 
 export async function runScenario(scenario: Scenario, settings: LoadSettings): Promise<Row[]> {
-  const load = (target: Target, duration: number) =>
-    runLoad({
-      url: target.process.url,
-      connections: settings.connections,
-      duration,
-      requests: target.requests(),
-      pid: target.process.pid,
-      rate: settings.rate,
-    })
+  // Several instances: the connections (and a fixed rate) split evenly among them, loaded at once.
+  const load = async (target: Target, duration: number) => {
+    const instances = [target.process, ...(target.also ?? [])]
+    const results = await Promise.all(
+      instances.map((instance) =>
+        runLoad({
+          url: instance.url,
+          connections: Math.max(1, Math.round(settings.connections / instances.length)),
+          duration,
+          requests: target.requests(),
+          pid: instance.pid,
+          rate: settings.rate === undefined ? undefined : settings.rate / instances.length,
+        }),
+      ),
+    )
+    return mergeLoads(results)
+  }
   const resets = scenario.targets.map((t) => resetPeakRss(t.process.pid))
   if (settings.warmup > 0) for (const target of scenario.targets) await load(target, settings.warmup)
   const runs = new Map<Target, LoadResult[]>(scenario.targets.map((t) => [t, []]))
   for (let round = 1; round <= settings.rounds; round++) {
     for (const target of scenario.targets) {
       const result = await load(target, settings.duration)
-      const ended = target.process.exit()
-      if (ended !== undefined)
-        throw new Error(`${target.process.name} ended during ${scenario.name} (${ended})`)
+      for (const instance of [target.process, ...(target.also ?? [])]) {
+        const ended = instance.exit()
+        if (ended !== undefined) throw new Error(`${instance.name} ended during ${scenario.name} (${ended})`)
+      }
       runs.get(target)?.push(result)
       console.error(
         `  ${scenario.name} · ${target.name} · round ${round}: ${result.rps.toFixed(0)} req/s` +

@@ -17,6 +17,8 @@ export type Derivation =
   | { kind: 'raw-body'; contentType: string; body: string }
   /** Send the base request again and again, as one principal, until its rate limit is spent. */
   | { kind: 'over-rate-limit'; atMost: number }
+  /** Send the base request to an instance of the target whose store has stopped answering. */
+  | { kind: 'store-down' }
 
 /** The RATE_LIMIT_MAX the example suite gives the real server and the sandbox, so a case can spend it. */
 export const CONTRACT_RATE_LIMIT = 30
@@ -30,6 +32,8 @@ export const derivedExamples: Record<string, Derivation> = {
   notJson: { kind: 'raw-body', contentType: 'text/plain', body: 'Basil' },
   // A few past the limit: the setup of a case spends some of it too.
   tooManyRequests: { kind: 'over-rate-limit', atMost: CONTRACT_RATE_LIMIT + 5 },
+  // Readiness: only a target with an instance whose database is stopped can show it.
+  storeUnavailable: { kind: 'store-down' },
 }
 
 /**

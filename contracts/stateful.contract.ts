@@ -1,6 +1,6 @@
 // The stateful, model-based layer of the contract suite: random sequences of create, list (every page,
 // through Link), get, replace and delete, for two principals, run with fast-check's model-based testing
-// on the real server and the sandbox, and checked against a model of the store (contracts/lib/model.ts).
+// on the real server (on SQLite and on PostgreSQL) and the sandbox, and checked against a model of the store (contracts/lib/model.ts).
 // The commands come from the document's links (contracts/lib/stateful.ts).
 //
 // Properties, on every step: read-your-writes (a plant reads back exactly as the model holds it, ids
@@ -11,16 +11,25 @@
 // CONTRACT_SEQUENCES=N   sequences in all (default 200), shared between the targets
 // CONTRACT_SEED=S   the seed (default: a new one, printed and written to reports/stateful.md)
 // CONTRACT_PATH=P and CONTRACT_REPLAY=R   replay one counterexample exactly, as a failure prints it
-// CONTRACT_TARGETS=server|sandbox         one target only
+// CONTRACT_TARGETS=server|postgres|sandbox  one target only
 // CONTRACT_TIME_LIMIT_MS=T                the most time for one target's sequences and shrinking
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { INSTALL_HINT, postgresBinDir } from '../scripts/lib/postgres.js'
 import { repoRoot } from '../scripts/lib/processes.js'
 import { loadDocument } from './lib/document.js'
 import { type Api, deriveApi, describeApi } from './lib/stateful.js'
 import { RequestCounts, type RunResult, runTarget, writeReport } from './lib/stateful-run.js'
 import { type Running, startTargets, type TargetName } from './lib/targets.js'
 
-const ALL_TARGETS: TargetName[] = ['server', 'sandbox', 'handlers']
+// The real server on PostgreSQL too, where its binaries are installed (always on CI).
+const postgres = postgresBinDir() !== undefined || process.env.CI === 'true'
+if (!postgres) console.warn(`stateful: the real server on PostgreSQL is not tested: ${INSTALL_HINT}`)
+const ALL_TARGETS: TargetName[] = [
+  'server',
+  ...(postgres ? ['postgres' as const] : []),
+  'sandbox',
+  'handlers',
+]
 const chosen = (process.env.CONTRACT_TARGETS ?? '')
   .split(',')
   .map((s) => s.trim())

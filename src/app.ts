@@ -22,7 +22,9 @@ import cors from './plugins/external/cors.js'
 import docs from './plugins/external/docs.js'
 import rateLimit from './plugins/external/rate-limit.js'
 import securityHeaders from './plugins/external/security-headers.js'
+import { StoreUnavailableError } from './repository/plant-repository.js'
 import { plantHandlers } from './routes/plants.js'
+import { probeHandlers, RETRY_AFTER_SECONDS } from './routes/probes.js'
 import { type LoadedSpec, loadSpec } from './spec.js'
 
 export { BODY_LIMIT }
@@ -133,8 +135,14 @@ export async function buildApp({ config, logger, spec, logStream }: BuildOptions
   })
 
   app.setErrorHandler(async (error: Error & { statusCode?: number }, request, reply) => {
+    if (error instanceof StoreUnavailableError) {
+      // The store is restarting or out of reach: a client may retry, and should not wait long to.
+      request.log.warn({ err: error }, 'the store is unavailable')
+      reply.header('retry-after', String(RETRY_AFTER_SECONDS))
+      return reply.code(503).send(errorBody(503, 'the store is unavailable, try again shortly'))
+    }
     const status = error.statusCode ?? 500
-    if (status >= 500) {
+    if (status >= 500 && !(error instanceof HttpError)) {
       // The client gets the request id (X-Request-Id), never the internal text; the log gets both.
       request.log.error({ err: error }, 'request failed')
       return reply.code(500).send(errorBody(500, 'internal server error'))
@@ -146,11 +154,15 @@ export async function buildApp({ config, logger, spec, logStream }: BuildOptions
   await app.register(securityHeaders)
   await app.register(cors, { origin: config.corsOrigin })
   await app.register(docs)
-  await app.register(repository, { databaseUrl: config.databaseUrl })
+  await app.register(repository, {
+    databaseUrl: config.databaseUrl,
+    poolSize: config.databasePoolSize,
+    connectTimeoutMs: config.databaseConnectTimeoutMs,
+    statementTimeoutMs: config.databaseStatementTimeoutMs,
+  })
   await app.register(rateLimit, { config })
   await app.register(auth, { config })
   if (config.sandbox) await app.register(sandbox)
-  await app.register(openapiRoutes, { handlers: plantHandlers })
-  app.get('/healthz', async () => ({ status: 'ok' }))
+  await app.register(openapiRoutes, { handlers: { ...plantHandlers, ...probeHandlers } })
   return app
 }

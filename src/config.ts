@@ -10,8 +10,14 @@ export interface Config {
   host: string
   port: number
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
-  /** `sqlite:<file>` or `sqlite::memory:`. */
+  /** `sqlite:<file>`, `sqlite::memory:` or `postgres://…` (`postgresql://…`). */
   databaseUrl: string
+  /** PostgreSQL: the most connections one instance holds open. */
+  databasePoolSize: number
+  /** PostgreSQL: how long a request waits for a connection (new, or free in the pool). */
+  databaseConnectTimeoutMs: number
+  /** PostgreSQL: the longest a statement may run before it is cancelled. */
+  databaseStatementTimeoutMs: number
   /** token → principal. */
   tokens: Map<string, string>
   /** True when no AUTH_TOKENS were given and the development principal stands in. */
@@ -35,7 +41,14 @@ const schema = {
     HOST: { type: 'string', minLength: 1, default: '127.0.0.1' },
     PORT: { type: 'integer', minimum: 0, maximum: 65535, default: 3000 },
     LOG_LEVEL: { enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
-    DATABASE_URL: { type: 'string', pattern: '^sqlite:.+$', default: 'sqlite:./data/plants.db' },
+    DATABASE_URL: {
+      type: 'string',
+      pattern: '^(sqlite:.+|postgres(ql)?://.+)$',
+      default: 'sqlite:./data/plants.db',
+    },
+    DATABASE_POOL_SIZE: { type: 'integer', minimum: 1, maximum: 1000, default: 10 },
+    DATABASE_CONNECT_TIMEOUT_MS: { type: 'integer', minimum: 1, maximum: 600_000, default: 2000 },
+    DATABASE_STATEMENT_TIMEOUT_MS: { type: 'integer', minimum: 1, maximum: 600_000, default: 5000 },
     AUTH_TOKENS: { type: 'string', pattern: '^[^:,\\s]+:[^:,\\s]+(,[^:,\\s]+:[^:,\\s]+)*$' },
     SANDBOX: { type: 'boolean', default: false },
     CORS_ORIGIN: { type: 'string', minLength: 1, default: '*' },
@@ -51,6 +64,9 @@ interface Env {
   PORT: number
   LOG_LEVEL: Config['logLevel']
   DATABASE_URL: string
+  DATABASE_POOL_SIZE: number
+  DATABASE_CONNECT_TIMEOUT_MS: number
+  DATABASE_STATEMENT_TIMEOUT_MS: number
   AUTH_TOKENS?: string
   SANDBOX: boolean
   CORS_ORIGIN: string
@@ -84,7 +100,8 @@ function validated(data: Record<string, unknown>): Env {
 // What a person needs to mend a value, where Ajv's own words (a regular expression) would not say it.
 const forms: Record<string, string> = {
   AUTH_TOKENS: 'principal:token pairs separated by commas, e.g. alice:token-a,bob:token-b',
-  DATABASE_URL: 'sqlite:<file> or sqlite::memory:',
+  DATABASE_URL:
+    'sqlite:<file>, sqlite::memory: or postgres://user:password@host:port/database (postgresql:// too)',
 }
 
 function explain(error: ErrorObject, data: Record<string, unknown>): string {
@@ -107,6 +124,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     parsed = validated(data)
   } catch (error) {
     throw new Error(`invalid configuration: ${(error as Error).message}`)
+  }
+  if (/^postgres/.test(parsed.DATABASE_URL) && !URL.canParse(parsed.DATABASE_URL)) {
+    throw new Error(
+      `invalid configuration: DATABASE_URL is not a URL; write it as postgres://user:password@host:port/database, with special characters in the password percent-encoded`,
+    )
   }
   const production = parsed.NODE_ENV === 'production'
   if (parsed.SANDBOX && production) {
@@ -131,6 +153,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: parsed.PORT,
     logLevel: parsed.LOG_LEVEL,
     databaseUrl: parsed.DATABASE_URL,
+    databasePoolSize: parsed.DATABASE_POOL_SIZE,
+    databaseConnectTimeoutMs: parsed.DATABASE_CONNECT_TIMEOUT_MS,
+    databaseStatementTimeoutMs: parsed.DATABASE_STATEMENT_TIMEOUT_MS,
     tokens,
     devPrincipal,
     sandbox: parsed.SANDBOX,

@@ -3,6 +3,7 @@ import closeWithGrace from 'close-with-grace'
 import { buildApp } from './app.js'
 import { DEV_TOKEN, loadConfig } from './config.js'
 import { BatchedDestination } from './lib/log-destination.js'
+import { StoreStartError } from './repository/migrations.js'
 
 let config: ReturnType<typeof loadConfig>
 try {
@@ -16,7 +17,16 @@ try {
 const logStream = new BatchedDestination(1)
 process.on('exit', () => logStream.flushSync())
 
-const app = await buildApp({ config, logStream })
+let app: Awaited<ReturnType<typeof buildApp>>
+try {
+  app = await buildApp({ config, logStream })
+} catch (error) {
+  // A store that cannot be opened (out of reach, a schema newer than this release) is one line to act on.
+  if (!(error instanceof StoreStartError)) throw error
+  logStream.flushSync()
+  console.error(error.message)
+  process.exit(1)
+}
 if (config.devPrincipal) {
   app.log.warn(`AUTH_TOKENS is not set: one development principal, token '${DEV_TOKEN}'`)
 }

@@ -28,5 +28,10 @@ export type Handler<K extends OperationId> = (
   reply: FastifyReply,
 ) => Promise<SuccessOf<K>>
 
-/** One handler per operationId of the document: a missing one fails to compile. */
-export type Handlers = { [K in OperationId]: Handler<K> }
+/** The operations the app answers itself, without the store's data: liveness and readiness. */
+export type ProbeOperationId = 'getHealth' | 'getReadiness'
+
+/** One handler per plant operation of the document: a missing one fails to compile. */
+export type Handlers = { [K in Exclude<OperationId, ProbeOperationId>]: Handler<K> }
+
+export type ProbeHandlers = { [K in ProbeOperationId]: Handler<K> }

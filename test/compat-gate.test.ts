@@ -28,8 +28,14 @@ const base = await loadSpec(released.path)
 
 /** An in-memory copy of spec/openapi.yaml, read as the server reads it. */
 const draft = () => load(readFileSync(specPath, 'utf8'), { schema: JSON_SCHEMA }) as Record<string, unknown>
-const diffDraft = (doc: Record<string, unknown>) =>
+const diffAgainstRelease = (doc: Record<string, unknown>) =>
   diffDocuments(base.dereferenced, dereference(structuredClone(doc)) as unknown as Document)
+const key = (c: Change) => `${c.rule} ${c.pointer}`
+// What the document already adds to the release (additions not yet released) is not the edit's doing.
+const standing = new Set(diffAgainstRelease(draft()).map(key))
+/** The changes an edit of the draft makes against the last release, beyond those the draft already has. */
+const diffDraft = (doc: Record<string, unknown>) =>
+  diffAgainstRelease(doc).filter((c) => !standing.has(key(c)))
 const breaking = (changes: Change[]) => changes.filter((c) => rules[c.rule].class === 'breaking')
 const brief = (changes: Change[]) => changes.map((c) => [c.rule, c.pointer])
 

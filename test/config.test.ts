@@ -34,9 +34,12 @@ describe('loadConfig', () => {
     ],
     [{ NODE_ENV: 'prod' }, /NODE_ENV must be one of development, production, test, not "prod"/],
     [
-      { DATABASE_URL: 'postgres://x' },
-      /DATABASE_URL must be sqlite:<file> or sqlite::memory:, not "postgres:\/\/x"/,
+      { DATABASE_URL: 'mysql://x' },
+      /DATABASE_URL must be sqlite:<file>, sqlite::memory: or postgres:\/\/user:password@host:port\/database \(postgresql:\/\/ too\), not "mysql:\/\/x"/,
     ],
+    [{ DATABASE_URL: 'postgres://[x' }, /DATABASE_URL is not a URL; write it as postgres:\/\/user/],
+    [{ DATABASE_POOL_SIZE: '0' }, /DATABASE_POOL_SIZE must be >= 1, not 0/],
+    [{ DATABASE_STATEMENT_TIMEOUT_MS: 'soon' }, /DATABASE_STATEMENT_TIMEOUT_MS must be integer, not "soon"/],
     [
       { AUTH_TOKENS: 'alice' },
       /AUTH_TOKENS must be principal:token pairs separated by commas, e.g. alice:token-a,bob:token-b, not "alice"/,
@@ -47,6 +50,18 @@ describe('loadConfig', () => {
   ])('refuses %j, naming the variable and its form', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message)
   })
+
+  it.each(['postgres://plants:s%40cret@db.example:5432/plants', 'postgresql://db.example/plants'])(
+    'accepts %s with the pool and timeout defaults',
+    (url) => {
+      expect(loadConfig({ DATABASE_URL: url })).toMatchObject({
+        databaseUrl: url,
+        databasePoolSize: 10,
+        databaseConnectTimeoutMs: 2000,
+        databaseStatementTimeoutMs: 5000,
+      })
+    },
+  )
 
   it('trims the spaces around CORS_ORIGIN entries', () => {
     expect(loadConfig({ CORS_ORIGIN: ' https://a.example , https://b.example,' }).corsOrigin).toBe(

@@ -49,6 +49,16 @@ describe('stateful mode', () => {
     expect(other).toEqual(first)
   })
 
+  it("serves a new token's first requests, sent together, from its seeded store", async () => {
+    const lists = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        fetch(`${BASE}/plants`, { headers: auth('together') }).then((r) => r.json()),
+      ),
+    )
+    for (const list of lists) expect(list).toEqual(lists[0])
+    expect((lists[0] as unknown[]).length).toBeGreaterThan(0)
+  })
+
   it('pages with Link until the last page', async () => {
     for (let id = 100; id < 107; id++)
       await fetch(`${BASE}/plants`, { method: 'POST', ...json(`{"id":${id},"name":"p${id}"}`) })

@@ -55,7 +55,9 @@ describe('spec/openapi.yaml', () => {
     expect(operations.map((op) => op.operationId).sort()).toEqual([
       'createPlant',
       'deletePlant',
+      'getHealth',
       'getPlant',
+      'getReadiness',
       'listPlants',
       'replacePlant',
     ])

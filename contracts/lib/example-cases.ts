@@ -66,6 +66,8 @@ function derive(base: RequestSpec, derivation: Derivation): { request: RequestSp
       body.name = `${String(body.name ?? '')}${'x'.repeat(padding)}`
       return { request: { ...base, contentType: JSON_TYPE, body: JSON.stringify(body) }, keepGivens: true }
     }
+    case 'store-down':
+      return { request: base, keepGivens: true }
     case 'raw-body':
       return {
         request: { ...base, contentType: derivation.contentType, body: derivation.body },
@@ -93,11 +95,13 @@ export function exampleCases(
       }
     }
     const baseName = baseExampleName(entry)
+    // An operation that takes nothing (no parameters, no body): its one request produces its examples.
+    const takesNothing = entry.parameters.length === 0 && !entry.operation.requestBody
     for (const [name, documented] of responses) {
       const derivation = requestNames.has(name) ? undefined : derivedExamples[name]
       let built: { request: RequestSpec; givenPlants: Plant[] }
       try {
-        if (requestNames.has(name)) {
+        if (requestNames.has(name) || (takesNothing && !derivation)) {
           built = requestFor(entry, name)
         } else if (derivation && baseName !== undefined) {
           const base = requestFor(entry, baseName)

@@ -39,12 +39,18 @@ export function defectStatus(defect: Defect): number {
   return 400
 }
 
-/** How an operation uses the plant its request names: the document's verbs for the store. */
-type Role = 'create' | 'list' | 'item'
+/**
+ * How an operation uses the plant its request names: the document's verbs for the store; `other` for
+ * one that answers no plants (the health checks), whose body only the document's schema judges.
+ */
+type Role = 'create' | 'list' | 'item' | 'other'
 
 export function roleOf(entry: OperationEntry): Role {
   if (entry.parameters.some((p) => p.in === 'path')) return 'item'
-  return entry.operation.requestBody ? 'create' : 'list'
+  if (entry.operation.requestBody) return 'create'
+  const success = entry.operation.responses[String(lowestSuccess(entry) ?? 200)]
+  const schema = success?.content?.['application/json']?.schema as { type?: unknown } | undefined
+  return schema?.type === 'array' ? 'list' : 'other'
 }
 
 /** The status the document calls for, given the state the caller's plants are in. */

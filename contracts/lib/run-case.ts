@@ -105,11 +105,13 @@ export class CaseRunner {
     const token = t.newToken()
     const given = c.givenPlants
     if (c.request.auth.kind === 'principal') await setUpPlants(t, token, given)
+    const url = c.kind === 'example' && c.derivation?.kind === 'store-down' ? t.storeDownUrl : t.url
+    if (url === undefined) throw new Error(`${c.id}: the ${targetName} has no instance whose store is down`)
     const credentials = authorization(t, c.request.auth, token)
-    let answer = await send(t.url, c.request, credentials)
+    let answer = await send(url, c.request, credentials)
     for (let sent = 1; c.request.repeat && sent < c.request.repeat.atMost; sent++) {
       if (answer.status === c.request.repeat.until) break
-      answer = await send(t.url, c.request, credentials)
+      answer = await send(url, c.request, credentials)
     }
     if (targetName === 'server') this.serverAnswers.set(c.id, answer)
 

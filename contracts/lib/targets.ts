@@ -1,15 +1,19 @@
-// The targets of the contract run (real server, sandbox, Prism mock, Prism validation proxy, and the
-// stateful in-process handlers served over HTTP):
-// starting them, a fresh principal per case, and setting up the plants a case needs.
+// The targets of the contract run (the real server on SQLite and on PostgreSQL, sandbox, Prism mock,
+// Prism validation proxy, and the in-process handlers served over HTTP in both modes): starting them,
+// a fresh principal per case, and setting up the plants a case needs.
 import * as commands from '../../scripts/lib/commands.js'
 import { listAll as listPages } from '../../scripts/lib/paging.js'
+import { type Cluster, startCluster } from '../../scripts/lib/postgres.js'
 import { type Started, startProcess } from '../../scripts/lib/processes.js'
 import { UNKNOWN_TOKEN } from '../fixtures.js'
 import type { Plant } from './cases.js'
 import { contractSpecPath } from './document.js'
 import { type Auth, type RequestSpec, send } from './http.js'
 
-export type TargetName = 'server' | 'sandbox' | 'proxy' | 'mock' | 'handlers' | 'examples'
+export type TargetName = 'server' | 'postgres' | 'sandbox' | 'proxy' | 'mock' | 'handlers' | 'examples'
+
+/** The real server, on each of its stores: every documented response must be seen on one of them. */
+export const REAL_SERVER_TARGETS: readonly TargetName[] = ['server', 'postgres']
 
 /** Targets that answer from the document's examples alone, keeping no state: Prism and the handlers' examples mode. */
 export const isStateless = (name: TargetName): boolean => name === 'mock' || name === 'examples'
@@ -21,6 +25,8 @@ export interface Target {
   stateUrl: string | undefined
   /** Whether a new principal starts with seeded plants that a case must clear first (the sandbox). */
   seeded: boolean
+  /** An instance of the same target whose store has stopped answering, where it has one. */
+  storeDownUrl?: string
   newToken(): string
   unknownToken(): string
 }
@@ -58,6 +64,32 @@ export interface Running {
   stop(): Promise<void>
 }
 
+/**
+ * The real server on PostgreSQL: one instance on a throwaway cluster, and one more on a second
+ * cluster that is then stopped, for the answers of an instance whose database is gone.
+ */
+async function startOnPostgres(
+  track: (p: Promise<Started>) => Promise<Started>,
+  clusters: Cluster[],
+  limits: Record<string, string>,
+): Promise<{ server: Started; storeDown: Started }> {
+  const [up, down] = await Promise.all([startCluster(), startCluster()])
+  clusters.push(up, down)
+  const env = (url: string) => ({
+    AUTH_TOKENS: authTokensEnv,
+    NODE_ENV: 'test',
+    ...limits,
+    DATABASE_URL: url,
+  })
+  const [upUrl, downUrl] = await Promise.all([up.createDatabase(), down.createDatabase()])
+  const [server, storeDown] = await Promise.all([
+    track(startProcess(commands.server({ name: 'real server on PostgreSQL', env: env(upUrl) }))),
+    track(startProcess(commands.server({ name: 'real server, its PostgreSQL stopped', env: env(downUrl) }))),
+  ])
+  await down.stopFast()
+  return { server, storeDown }
+}
+
 export interface TargetOptions {
   /** RATE_LIMIT_MAX of the real server and the sandbox, so that a case can spend it; else never reached. */
   rateLimitMax?: number
@@ -69,8 +101,10 @@ export async function startTargets(names: TargetName[], options: TargetOptions =
     ...(options.rateLimitMax === undefined ? {} : { RATE_LIMIT_MAX: String(options.rateLimitMax) }),
   }
   const processes: Started[] = []
+  const clusters: Cluster[] = []
   const stop = async () => {
     await Promise.allSettled(processes.map((p) => p.stop()))
+    await Promise.allSettled(clusters.map((c) => c.destroy()))
   }
   const track = async (p: Promise<Started>) => {
     const started = await p
@@ -95,12 +129,21 @@ export async function startTargets(names: TargetName[], options: TargetOptions =
       want.has('mock') ? track(startProcess(commands.mock({ spec: contractSpecPath }))) : undefined,
       want.has('handlers') ? track(startProcess(commands.handlers('stateful'))) : undefined,
       want.has('examples') ? track(startProcess(commands.handlers('examples'))) : undefined,
+      want.has('postgres') ? startOnPostgres(track, clusters, limits) : undefined,
     ])
     const failed = settled.filter((s): s is PromiseRejectedResult => s.status === 'rejected')
     if (failed.length) throw new Error(failed.map((f) => String(f.reason)).join('\n\n'))
-    const [server, sandbox, mock, handlers, examples] = settled.map((s) =>
+    // Nothing was rejected (checked above): each is its value, or undefined when not wanted.
+    const [server, sandbox, mock, handlers, examples, onPostgres] = settled.map((s) =>
       s.status === 'fulfilled' ? s.value : undefined,
-    )
+    ) as [
+      Started | undefined,
+      Started | undefined,
+      Started | undefined,
+      Started | undefined,
+      Started | undefined,
+      Awaited<ReturnType<typeof startOnPostgres>> | undefined,
+    ]
     const proxy =
       want.has('proxy') && server
         ? await track(startProcess(commands.proxy(server.url, { spec: contractSpecPath })))
@@ -113,6 +156,17 @@ export async function startTargets(names: TargetName[], options: TargetOptions =
         name: 'server',
         url: server.url,
         stateUrl: server.url,
+        seeded: false,
+        newToken: takeServerToken,
+        unknownToken,
+      }
+    }
+    if (onPostgres) {
+      targets.postgres = {
+        name: 'postgres',
+        url: onPostgres.server.url,
+        stateUrl: onPostgres.server.url,
+        storeDownUrl: onPostgres.storeDown.url,
         seeded: false,
         newToken: takeServerToken,
         unknownToken,

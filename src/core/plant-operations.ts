@@ -6,6 +6,7 @@ import { HttpError } from '../lib/errors.js'
 import { integerText, isInt64 } from '../lib/int64.js'
 import { nextLink } from '../lib/link.js'
 import type { PlantRepository, StoredPlant } from '../repository/plant-repository.js'
+import type { ProbeOperationId } from '../types.js'
 
 type JsonBody<T> = T extends { content: { 'application/json': infer B } } ? B : never
 type Id = number | bigint
@@ -30,7 +31,10 @@ export type Operation<K extends keyof operations> = (
   input: InputOf<K>,
 ) => Promise<Answer>
 
-export type PlantOperations = { [K in keyof operations]: Operation<K> }
+/** The operations on plants; the health checks (src/routes/probes.ts) concern the instance, not plants. */
+export type PlantOperationId = Exclude<keyof operations, ProbeOperationId>
+
+export type PlantOperations = { [K in PlantOperationId]: Operation<K> }
 
 export const plantOperations: PlantOperations = {
   async createPlant(repository, principal, { body }) {

@@ -33,6 +33,10 @@ export const document = {
     {
       "name": "plants",
       "description": "The plants in the store"
+    },
+    {
+      "name": "health",
+      "description": "Liveness and readiness, for process supervisors and load balancers (addition to 1.0.0)"
     }
   ],
   "paths": {
@@ -552,6 +556,62 @@ export const document = {
           }
         }
       }
+    },
+    "/healthz": {
+      "get": {
+        "operationId": "getHealth",
+        "tags": [
+          "health"
+        ],
+        "summary": "Liveness",
+        "description": "`200` while the process runs and answers HTTP, whatever the state of the store: an\ninstance that fails this should be restarted. No token is needed (addition to 1.0.0).\n",
+        "security": [],
+        "responses": {
+          "200": {
+            "$ref": "#/components/responses/StatusOk"
+          }
+        }
+      }
+    },
+    "/readyz": {
+      "get": {
+        "operationId": "getReadiness",
+        "tags": [
+          "health"
+        ],
+        "summary": "Readiness",
+        "description": "`200` when the store answers a trivial query within 1 second, `503` otherwise: a load\nbalancer sends requests only to instances that answer `200`. No token is needed\n(addition to 1.0.0).\n",
+        "security": [],
+        "responses": {
+          "200": {
+            "$ref": "#/components/responses/StatusOk"
+          },
+          "503": {
+            "description": "The store did not answer in time (a database restarting or out of reach); the instance\nitself is alive, and answers `200` again by itself once the store does (addition to 1.0.0).\n",
+            "headers": {
+              "Retry-After": {
+                "$ref": "#/components/headers/Retry-After"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                },
+                "examples": {
+                  "storeUnavailable": {
+                    "summary": "The store does not answer",
+                    "value": {
+                      "error": 503,
+                      "message": "the store is not answering"
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
     }
   },
   "components": {
@@ -605,7 +665,7 @@ export const document = {
         "example": "</plants?limit=1&cursor=MQ>; rel=\"next\""
       },
       "Retry-After": {
-        "description": "Seconds to wait before trying again, on every 429 (addition to 1.0.0).",
+        "description": "Seconds to wait before trying again, on every 429 and 503 (addition to 1.0.0).",
         "required": true,
         "schema": {
           "type": "string",
@@ -633,6 +693,24 @@ export const document = {
       }
     },
     "responses": {
+      "StatusOk": {
+        "description": "The instance is live, or ready (addition to 1.0.0).",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Status"
+            },
+            "examples": {
+              "ok": {
+                "summary": "All is well",
+                "value": {
+                  "status": "ok"
+                }
+              }
+            }
+          }
+        }
+      },
       "BadPlantId": {
         "description": "The id is not an int64 (addition to 1.0.0).",
         "content": {
@@ -804,6 +882,18 @@ export const document = {
             "$ref": "#/components/schemas/NewPlant"
           }
         ]
+      },
+      "Status": {
+        "description": "What a liveness or readiness check found (addition to 1.0.0).",
+        "type": "object",
+        "required": [
+          "status"
+        ],
+        "properties": {
+          "status": {
+            "const": "ok"
+          }
+        }
       },
       "Error": {
         "type": "object",

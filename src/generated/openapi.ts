@@ -68,6 +68,49 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/healthz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness
+         * @description `200` while the process runs and answers HTTP, whatever the state of the store: an
+         *     instance that fails this should be restarted. No token is needed (addition to 1.0.0).
+         */
+        get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness
+         * @description `200` when the store answers a trivial query within 1 second, `503` otherwise: a load
+         *     balancer sends requests only to instances that answer `200`. No token is needed
+         *     (addition to 1.0.0).
+         */
+        get: operations["getReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -87,6 +130,11 @@ export interface components {
         };
         /** @description A plant as the store keeps it: the fields of `NewPlant` (addition to 1.0.0). */
         StoredPlant: components["schemas"]["NewPlant"];
+        /** @description What a liveness or readiness check found (addition to 1.0.0). */
+        Status: {
+            /** @constant */
+            status: "ok";
+        };
         Error: {
             /** Format: int32 */
             error: number;
@@ -94,6 +142,15 @@ export interface components {
         };
     };
     responses: {
+        /** @description The instance is live, or ready (addition to 1.0.0). */
+        StatusOk: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Status"];
+            };
+        };
         /** @description The id is not an int64 (addition to 1.0.0). */
         BadPlantId: {
             headers: {
@@ -171,7 +228,7 @@ export interface components {
          */
         Link: string;
         /**
-         * @description Seconds to wait before trying again, on every 429 (addition to 1.0.0).
+         * @description Seconds to wait before trying again, on every 429 and 503 (addition to 1.0.0).
          * @example 42
          */
         "Retry-After": string;
@@ -376,6 +433,43 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["StatusOk"];
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["StatusOk"];
+            /**
+             * @description The store did not answer in time (a database restarting or out of reach); the instance
+             *     itself is alive, and answers `200` again by itself once the store does (addition to 1.0.0).
+             */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
 }

@@ -35,7 +35,7 @@ export class PlantStore {
   private readonly maxDelay: number
   private readonly seeds: ReturnType<typeof givenPlants>
   private repository = openMemoryRepository()
-  private seeded = new Set<string>()
+  private seeded = new Map<string, Promise<unknown>>()
   private overrides = new Map<string, Override[]>()
 
   constructor({ mode = 'stateful', maxDelay = 10_000, document = bundledDocument }: PlantStoreOptions = {}) {
@@ -57,7 +57,7 @@ export class PlantStore {
   async reset(): Promise<void> {
     await this.repository.close()
     this.repository = openMemoryRepository()
-    this.seeded = new Set()
+    this.seeded = new Map()
     this.overrides = new Map()
   }
 
@@ -96,11 +96,20 @@ export class PlantStore {
   }
 
   private async operate(entry: OperationEntry, token: string, input: unknown): Promise<Answer> {
+    // The health checks: an in-memory store is always alive and ready.
+    if (!entry.secured && entry.method === 'get' && !(entry.operationId in plantOperations))
+      return { status: 200, body: { status: 'ok' } }
     // As in the sandbox, a token seen for the first time starts with the document's example plants.
-    if (!this.seeded.has(token)) {
-      this.seeded.add(token)
-      for (const plant of this.seeds) await this.repository.create(token, { ...plant, id: BigInt(plant.id) })
+    // One seeding per token, awaited by every request: a token's first requests may come together.
+    let seeding = this.seeded.get(token)
+    if (!seeding) {
+      const repository = this.repository
+      seeding = Promise.all(
+        this.seeds.map((plant) => repository.create(token, { ...plant, id: BigInt(plant.id) })),
+      )
+      this.seeded.set(token, seeding)
     }
+    await seeding
     const operation = plantOperations[entry.operationId as keyof typeof plantOperations]
     if (!operation) throw new Error(`no behaviour for operation ${entry.operationId}`)
     return operation(this.repository, token, input as never)

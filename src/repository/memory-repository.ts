@@ -64,6 +64,8 @@ export function openMemoryRepository(): PlantRepository {
       store.ids.splice(firstAfter(store.ids, id) - 1, 1)
       return true
     },
+    // Memory is always there to answer.
+    async ping() {},
     async close() {
       owners.clear()
     },

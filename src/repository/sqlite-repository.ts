@@ -4,19 +4,8 @@ import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import Database from 'better-sqlite3'
 import { INT64_MAX, INT64_MIN } from '../lib/int64.js'
+import { checkSchemaVersion, migrations } from './migrations.js'
 import type { ListQuery, PlantRepository, StoredPlant } from './plant-repository.js'
-
-// Append only: the position of a step is its schema version (PRAGMA user_version).
-const migrations = [
-  `CREATE TABLE plants (
-     owner TEXT NOT NULL,
-     id INTEGER NOT NULL,
-     name TEXT NOT NULL,
-     tag TEXT,
-     PRIMARY KEY (owner, id)
-   ) WITHOUT ROWID`,
-  'CREATE INDEX plants_by_tag ON plants (owner, tag, id)',
-]
 
 /** A row as an array (better-sqlite3's raw mode): id, name, tag. */
 type Row = [id: bigint, name: string, tag: string | null]
@@ -35,7 +24,12 @@ export function openSqliteRepository(file: string): PlantRepository {
   db.pragma('synchronous = FULL')
   db.pragma('busy_timeout = 5000')
   db.defaultSafeIntegers(true)
-  migrate(db)
+  try {
+    migrate(db)
+  } catch (error) {
+    db.close()
+    throw error
+  }
 
   const insert = db.prepare(
     'INSERT INTO plants (owner, id, name, tag) VALUES (?, ?, ?, ?) ON CONFLICT (owner, id) DO NOTHING',
@@ -92,6 +86,9 @@ export function openSqliteRepository(file: string): PlantRepository {
       const row = select.get(owner, id)
       return row && toPlant(row)
     },
+    ping: async () => {
+      select.get('', 0n)
+    },
     list: async (owner, { limit, after, tag }: ListQuery) => {
       if (after === INT64_MAX) return []
       const from = after === undefined ? INT64_MIN : after + 1n
@@ -107,9 +104,10 @@ export function openSqliteRepository(file: string): PlantRepository {
 
 function migrate(db: Database.Database): void {
   const version = Number(db.pragma('user_version', { simple: true }))
+  checkSchemaVersion(version, 'SQLite')
   db.transaction(() => {
     migrations.slice(version).forEach((step, i) => {
-      db.exec(step)
+      db.exec(step.sqlite)
       db.pragma(`user_version = ${version + i + 1}`)
     })
   })()

@@ -1,10 +1,15 @@
 // The plant operations as Fastify handlers, one per operationId of spec/openapi.yaml: each adapts the
 // framework-free operation of src/core/plant-operations.ts.
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { type InputOf, type Operation, plantOperations } from '../core/plant-operations.js'
-import type { Handlers, OperationId } from '../types.js'
+import {
+  type InputOf,
+  type Operation,
+  type PlantOperationId,
+  plantOperations,
+} from '../core/plant-operations.js'
+import type { Handlers } from '../types.js'
 
-function adapt<K extends OperationId>(operation: Operation<K>) {
+function adapt<K extends PlantOperationId>(operation: Operation<K>) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const input = { body: request.body, params: request.params, query: request.query } as InputOf<K>
     const answer = await operation(request.server.repository, request.principal, input)
@@ -15,5 +20,8 @@ function adapt<K extends OperationId>(operation: Operation<K>) {
 }
 
 export const plantHandlers = Object.fromEntries(
-  Object.entries(plantOperations).map(([id, operation]) => [id, adapt(operation as Operation<OperationId>)]),
+  Object.entries(plantOperations).map(([id, operation]) => [
+    id,
+    adapt(operation as Operation<PlantOperationId>),
+  ]),
 ) as unknown as Handlers

@@ -1,7 +1,9 @@
-// Builds the app for tests: in-memory store, two principals, the document loaded once per file. The
-// helper closes what it builds itself, so a failed assertion cannot leave an app open.
+// Builds the app for tests: in-memory store (a new PostgreSQL database when TEST_STORE=postgres), two
+// principals, the document loaded once per file. The helper closes what it builds itself, so a failed
+// assertion cannot leave an app open.
 import type { FastifyInstance, FastifyServerOptions } from 'fastify'
-import { afterAll, onTestFinished } from 'vitest'
+import { afterAll, inject, onTestFinished } from 'vitest'
+import { createDatabase } from '../../scripts/lib/postgres.js'
 import { buildApp } from '../../src/app.js'
 import { loadConfig } from '../../src/config.js'
 import { type LoadedSpec, loadSpec } from '../../src/spec.js'
@@ -22,7 +24,10 @@ export async function build(
 ): Promise<FastifyInstance> {
   spec ??= loadSpec()
   const config = loadConfig({
-    DATABASE_URL: 'sqlite::memory:',
+    DATABASE_URL:
+      process.env.TEST_STORE === 'postgres'
+        ? await createDatabase(inject('postgresAdminUrl'))
+        : 'sqlite::memory:',
     AUTH_TOKENS: 'alice:token-a,bob:token-b',
     // Tests send many requests as one principal and many bad tokens; test/rate-limit.test.ts lowers these.
     RATE_LIMIT_MAX: '100000000',

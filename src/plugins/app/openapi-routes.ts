@@ -3,7 +3,7 @@ import type { RouteHandlerMethod } from 'fastify'
 import fp from 'fastify-plugin'
 import { HttpError } from '../../lib/errors.js'
 import { routePath, routeSchema } from '../../spec.js'
-import type { Handlers } from '../../types.js'
+import type { Handlers, ProbeHandlers } from '../../types.js'
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -13,7 +13,7 @@ declare module 'fastify' {
 }
 
 export default fp(
-  async (app, { handlers }: { handlers: Handlers }) => {
+  async (app, { handlers }: { handlers: Handlers & ProbeHandlers }) => {
     const { operations } = app.spec
     const documented = new Set(operations.map((entry) => entry.operationId))
     const extra = Object.keys(handlers).filter((id) => !documented.has(id))

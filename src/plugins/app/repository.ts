@@ -1,6 +1,6 @@
 // Opens the plant repository for the app and closes it, pending writes first, when the app closes.
 import fp from 'fastify-plugin'
-import { openRepository } from '../../repository/index.js'
+import { openRepository, type StoreOptions } from '../../repository/index.js'
 import type { PlantRepository } from '../../repository/plant-repository.js'
 
 declare module 'fastify' {
@@ -10,8 +10,8 @@ declare module 'fastify' {
 }
 
 export default fp(
-  async (app, { databaseUrl }: { databaseUrl: string }) => {
-    app.decorate('repository', openRepository(databaseUrl))
+  async (app, options: StoreOptions) => {
+    app.decorate('repository', await openRepository(options))
     app.addHook('onClose', async () => app.repository.close())
   },
   { name: 'repository' },

@@ -1,0 +1,154 @@
+// A throwaway PostgreSQL cluster for the tests, the contract suite and the benchmark: initdb on a
+// temporary folder, one postmaster on a free loopback port (stopped with everything else this process
+// started), and a fresh database on demand. As root, the binaries run as the `postgres` user, since
+// initdb and postgres refuse to run as root.
+import { execFile } from 'node:child_process'
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import pg from 'pg'
+import { type Started, startProcess } from './processes.js'
+
+const run = promisify(execFile)
+
+export const INSTALL_HINT = 'install PostgreSQL (Debian, Ubuntu: apt-get install postgresql)'
+
+/** The folder holding initdb, pg_ctl and postgres, or undefined when PostgreSQL is not installed. */
+export function postgresBinDir(): string | undefined {
+  const has = (dir: string) => existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'postgres'))
+  const root = '/usr/lib/postgresql'
+  if (existsSync(root)) {
+    // The newest installed major version first.
+    const versions = readdirSync(root).sort((a, b) => Number(b) - Number(a))
+    for (const version of versions) if (has(join(root, version, 'bin'))) return join(root, version, 'bin')
+  }
+  for (const dir of (process.env.PATH ?? '').split(':')) if (dir && has(dir)) return dir
+  return undefined
+}
+
+/** pg_config --bindir, when the folders above hold no binaries (a source build, a custom prefix). */
+async function bindirFromPgConfig(): Promise<string | undefined> {
+  try {
+    const dir = (await run('pg_config', ['--bindir'])).stdout.trim()
+    return existsSync(join(dir, 'initdb')) ? dir : undefined
+  } catch {
+    return undefined
+  }
+}
+
+export async function findPostgres(): Promise<string | undefined> {
+  return postgresBinDir() ?? (await bindirFromPgConfig())
+}
+
+const asRoot = process.getuid?.() === 0
+
+/** The command line that runs a PostgreSQL binary, as the postgres user when this process is root. */
+function command(bin: string, args: string[]): [string, string[]] {
+  return asRoot ? ['runuser', ['-u', 'postgres', '--', bin, ...args]] : [bin, args]
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const address = server.address()
+  await new Promise((resolve) => server.close(resolve))
+  if (address === null || typeof address === 'string') throw new Error('no free port')
+  return address.port
+}
+
+export interface Cluster {
+  port: number
+  /** The `postgres` database, as the superuser: for creating databases. */
+  adminUrl: string
+  /** A new, empty database; its URL. */
+  createDatabase(): Promise<string>
+  /** `pg_ctl stop -m fast`: clients are disconnected, the server shuts down cleanly. */
+  stopFast(): Promise<void>
+  /** Starts the server again on the same port and folder. */
+  start(): Promise<void>
+  /** Stops the server and removes the folder. */
+  destroy(): Promise<void>
+}
+
+let databases = 0
+
+export async function createDatabase(adminUrl: string): Promise<string> {
+  const name = `plants_${process.pid}_${++databases}`
+  const client = new pg.Client({ connectionString: adminUrl })
+  await client.connect()
+  try {
+    await client.query(`CREATE DATABASE ${name}`)
+  } finally {
+    await client.end()
+  }
+  return adminUrl.replace(/\/postgres$/, `/${name}`)
+}
+
+export async function startCluster(): Promise<Cluster> {
+  const bin = await findPostgres()
+  if (!bin) throw new Error(`PostgreSQL's initdb and postgres were not found: ${INSTALL_HINT}`)
+  const dir = mkdtempSync(join(tmpdir(), 'plant-store-pg-'))
+  const data = join(dir, 'data')
+  if (asRoot) {
+    const uid = Number((await run('id', ['-u', 'postgres'])).stdout)
+    const gid = Number((await run('id', ['-g', 'postgres'])).stdout)
+    chownSync(dir, uid, gid)
+  }
+  const exec = (name: string, args: string[]) => run(...command(join(bin, name), args), { cwd: dir })
+  await exec('initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync'])
+
+  const port = await freePort()
+  let server: Started | undefined
+  const start = async () => {
+    const [cmd, args] = command(join(bin, 'postgres'), [
+      '-D',
+      data,
+      '-p',
+      String(port),
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      `unix_socket_directories=${dir}`,
+      // A throwaway cluster: durability against a crash of the machine is not what is tested.
+      '-c',
+      'fsync=off',
+      '-c',
+      'full_page_writes=off',
+      '-c',
+      'shared_buffers=32MB',
+      '-c',
+      'max_connections=100',
+    ])
+    server = await startProcess({
+      name: 'PostgreSQL',
+      command: cmd,
+      args,
+      cwd: dir,
+      listening: /database system is (ready) to accept connections/,
+      timeoutMs: 30_000,
+    })
+  }
+  try {
+    await start()
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true })
+    throw error
+  }
+  const adminUrl = `postgres://postgres@127.0.0.1:${port}/postgres`
+  return {
+    port,
+    adminUrl,
+    createDatabase: () => createDatabase(adminUrl),
+    stopFast: async () => {
+      await exec('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop'])
+      await server?.exited
+    },
+    start,
+    destroy: async () => {
+      await server?.kill9()
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}

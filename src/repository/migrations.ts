@@ -1,0 +1,44 @@
+// The schema steps of both stores, in one list: a step's position is its schema version in either
+// database, so a database written by one release is read the same way by the next.
+export interface MigrationStep {
+  sqlite: string
+  postgres: string
+}
+
+// Append only. SQLite keeps its version in PRAGMA user_version, PostgreSQL in table schema_version.
+export const migrations: readonly MigrationStep[] = [
+  {
+    sqlite: `CREATE TABLE plants (
+       owner TEXT NOT NULL,
+       id INTEGER NOT NULL,
+       name TEXT NOT NULL,
+       tag TEXT,
+       PRIMARY KEY (owner, id)
+     ) WITHOUT ROWID`,
+    // bytea, not text: a name may hold U+0000, which PostgreSQL's text cannot; the store keeps the
+    // UTF-8 bytes, exactly as given.
+    postgres: `CREATE TABLE plants (
+       owner text NOT NULL,
+       id bigint NOT NULL,
+       name bytea NOT NULL,
+       tag bytea,
+       PRIMARY KEY (owner, id)
+     )`,
+  },
+  {
+    sqlite: 'CREATE INDEX plants_by_tag ON plants (owner, tag, id)',
+    postgres: 'CREATE INDEX plants_by_tag ON plants (owner, tag, id)',
+  },
+]
+
+/** The start stops here: a database whose schema a newer release wrote may hold what this one would break. */
+export function checkSchemaVersion(version: number, store: string): void {
+  if (version > migrations.length) {
+    throw new StoreStartError(
+      `the ${store} database has schema version ${version}, newer than the ${migrations.length} this server knows: run the release that wrote it, or a newer one`,
+    )
+  }
+}
+
+/** Why the store cannot be opened; the server prints the message alone and exits. */
+export class StoreStartError extends Error {}
