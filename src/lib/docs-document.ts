@@ -13,7 +13,7 @@ export function docsDocument(dereferenced: Document): Document {
   const copy = structuredClone(dereferenced)
   // A relative server is the page's own origin, on any host and port.
   copy.servers = [
-    { url: '/', description: 'This server: the address this page came from' },
+    { url: '/', description: 'This server: the origin this page came from' },
     ...(copy.servers ?? []),
   ]
   // An id no example plant uses: a create the page fills in succeeds on the sandbox too (whose stores
