@@ -5,11 +5,11 @@ import * as commands from '../scripts/lib/commands.js'
 import { INSTALL_HINT, postgresBinDir } from '../scripts/lib/postgres.js'
 import { repoRoot, runToExit } from '../scripts/lib/processes.js'
 import { nextAddress } from '../src/lib/link.js'
-import { givenPlants } from '../src/spec.js'
+import { givenPlants, specPath } from '../src/spec.js'
 import { deviations } from './deviations.js'
 import { CONTRACT_RATE_LIMIT } from './fixtures.js'
 import type { ConventionProblem, Plant } from './lib/cases.js'
-import { loadDocument, lowestSuccess } from './lib/document.js'
+import { contractSpecPath, loadDocument, lowestSuccess } from './lib/document.js'
 import { exampleCases } from './lib/example-cases.js'
 import { generatedCases } from './lib/generated-cases.js'
 import { describeAnswer, send } from './lib/http.js'
@@ -52,6 +52,9 @@ const conventionProblems: ConventionProblem[] = []
 const examples = exampleCases(operations, conventionProblems)
 const generated = generatedCases(operations)
 
+/** Deviation classes that cover no case of the document under test. */
+const idleClasses = deviations.filter((d) => ![...examples, ...generated].some((c) => d.when(c)))
+
 const runner = new CaseRunner(
   operations,
   [...TARGETS, ...TARGETS.filter(isStateless).map((name) => `${name} (Prefer)`)],
@@ -80,8 +83,12 @@ describe('the document', () => {
   })
 
   test('every deviation class in contracts/deviations.ts covers some case of the suite', () => {
-    const all = [...examples, ...generated]
-    const idle = deviations.filter((d) => !all.some((c) => d.when(c))).map((d) => `${d.target}: ${d.name}`)
+    const idle = idleClasses.map((d) => `${d.target}: ${d.name}`)
+    if (contractSpecPath !== specPath) {
+      // Another document (a draft, or a release the gate replays) may lack what a class is about.
+      if (idle.length) console.warn(`classes this document gives no case for:\n${idle.join('\n')}`)
+      return
+    }
     expect(idle, `classes that cover no case:\n${idle.join('\n')}`).toEqual([])
   })
 })
@@ -294,7 +301,7 @@ describe('the run as a whole', () => {
 
   test('every deviation class listed in contracts/deviations.ts still happens', () => {
     const notMet = deviations
-      .filter((d) => TARGETS.includes(d.target) && !runner.deviationsMet.has(d))
+      .filter((d) => TARGETS.includes(d.target) && !runner.deviationsMet.has(d) && !idleClasses.includes(d))
       .map((d) => `${d.target}: ${d.name}`)
     expect(notMet, `listed but never met (was its test filtered out?):\n${notMet.join('\n')}`).toEqual([])
   })
