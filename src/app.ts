@@ -20,6 +20,8 @@ import sandbox from './plugins/app/sandbox.js'
 import cors from './plugins/external/cors.js'
 import docs from './plugins/external/docs.js'
 import securityHeaders from './plugins/external/security-headers.js'
+import underPressure, { overloaded } from './plugins/external/under-pressure.js'
+import { StoreFullError, StoreUnavailableError } from './repository/errors.js'
 import { plantHandlers } from './routes/plants.js'
 import { type LoadedSpec, loadSpec } from './spec.js'
 
@@ -90,6 +92,36 @@ function answerClientError(this: FastifyInstance, error: Error & { code?: string
   socket.destroy()
 }
 
+/** The typed store errors (src/repository/errors.ts) as the answers the document gives them. */
+function storeAnswer(error: Error, retryAfterSeconds: number): Error & { statusCode?: number } {
+  if (error instanceof StoreFullError) {
+    return new HttpError(507, 'the store is full: nothing was changed; reads still work')
+  }
+  if (error instanceof StoreUnavailableError) {
+    return new HttpError(503, 'the store cannot take changes now: nothing was changed; reads still work', {
+      'retry-after': String(retryAfterSeconds),
+    })
+  }
+  return error
+}
+
+/**
+ * SIMULATE_FAULTS (tests only, refused in production): `X-Simulate-Fault: overloaded`, `store-full`
+ * or `store-unavailable` makes a request fail as that fault would, through the same errors and error
+ * handler, so a contract run can see each documented answer of every operation.
+ */
+function simulateFault(retryAfterSeconds: number) {
+  return async (request: FastifyRequest) => {
+    const fault = request.headers['x-simulate-fault']
+    if (fault === undefined || request.routeOptions.url === '/healthz') return
+    if (fault === 'overloaded') throw overloaded(retryAfterSeconds)
+    // A store fault is only a write's: reads keep working.
+    if (request.method === 'GET') return
+    if (fault === 'store-full') throw new StoreFullError('simulated')
+    if (fault === 'store-unavailable') throw new StoreUnavailableError('simulated')
+  }
+}
+
 export async function buildApp({ config, logger, spec, logStream }: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ?? {
@@ -105,6 +137,17 @@ export async function buildApp({ config, logger, spec, logStream }: BuildOptions
     // A request id a client can quote and nobody can guess; a client's own id is not trusted.
     genReqId: () => randomUUID(),
     requestIdHeader: false,
+    // Timeouts against slow or idle clients (the document's Limits): Node's requestTimeout covers the
+    // whole request, headersTimeout the headers alone; both are checked every connectionsCheckingInterval.
+    requestTimeout: config.timeouts.request,
+    keepAliveTimeout: config.timeouts.keepAlive,
+    connectionTimeout: config.timeouts.connection,
+    http: {
+      headersTimeout: config.timeouts.headers,
+      requestTimeout: config.timeouts.request,
+      // Node's default (30 s) would let a slow client overstay a short timeout by that much.
+      connectionsCheckingInterval: Math.min(1_000, Math.ceil(config.timeouts.headers / 4)),
+    },
   })
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id)
@@ -131,9 +174,11 @@ export async function buildApp({ config, logger, spec, logStream }: BuildOptions
     done(new HttpError(415, `the body must be application/json, not ${given}`))
   })
 
-  app.setErrorHandler(async (error: Error & { statusCode?: number }, request, reply) => {
+  app.setErrorHandler(async (caught: Error & { statusCode?: number }, request, reply) => {
+    const error = storeAnswer(caught, config.retryAfterSeconds)
+    if (error !== caught) request.log.warn({ err: caught }, 'the store refused a request')
     const status = error.statusCode ?? 500
-    if (status >= 500) {
+    if (status >= 500 && !(error instanceof HttpError)) {
       // The client gets the request id (X-Request-Id), never the internal text; the log gets both.
       request.log.error({ err: error }, 'request failed')
       return reply.code(500).send(errorBody(500, 'internal server error'))
@@ -143,12 +188,18 @@ export async function buildApp({ config, logger, spec, logStream }: BuildOptions
   })
 
   await app.register(securityHeaders)
+  await app.register(underPressure, { config })
+  if (config.simulateFaults) app.addHook('onRequest', simulateFault(config.retryAfterSeconds))
   await app.register(cors, { origin: config.corsOrigin })
   await app.register(docs)
-  await app.register(repository, { databaseUrl: config.databaseUrl })
+  await app.register(repository, {
+    databaseUrl: config.databaseUrl,
+    sqlite: { maxPageCount: config.sqliteMaxPageCount, readOnly: config.databaseReadOnly },
+  })
   await app.register(auth, { config })
   if (config.sandbox) await app.register(sandbox)
   await app.register(openapiRoutes, { handlers: plantHandlers })
-  app.get('/healthz', async () => ({ status: 'ok' }))
+  // Liveness: answered under pressure too, so an overloaded server is not restarted for being busy.
+  app.get('/healthz', { config: { pressureHandler: () => undefined } }, async () => ({ status: 'ok' }))
   return app
 }

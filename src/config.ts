@@ -19,6 +19,18 @@ export interface Config {
   /** Any bearer token is accepted, each its own principal with a store seeded from the examples. */
   sandbox: boolean
   corsOrigin: string
+  /** Milliseconds (0: no limit), see the Limits section of spec/openapi.yaml. */
+  timeouts: { headers: number; request: number; keepAlive: number; connection: number }
+  /** When the server answers 503: thresholds of under-pressure (0: not checked). */
+  overload: { maxEventLoopDelayMs: number; maxHeapUsedBytes: number; maxRssBytes: number }
+  /** Seconds a client is told to wait (Retry-After) on a 503. */
+  retryAfterSeconds: number
+  /** Caps the SQLite file at this many pages: writes past it are a 507, as on a full disk. */
+  sqliteMaxPageCount: number | undefined
+  /** Reads only: writes are a 503, as on a read-only file system. */
+  databaseReadOnly: boolean
+  /** For tests: the X-Simulate-Fault header makes a request fail as under a fault (never in production). */
+  simulateFaults: boolean
 }
 
 const schema = {
@@ -32,6 +44,17 @@ const schema = {
     AUTH_TOKENS: { type: 'string', pattern: '^[^:,\\s]+:[^:,\\s]+(,[^:,\\s]+:[^:,\\s]+)*$' },
     SANDBOX: { type: 'boolean', default: false },
     CORS_ORIGIN: { type: 'string', minLength: 1, default: '*' },
+    HEADERS_TIMEOUT_MS: { type: 'integer', minimum: 1, default: 10_000 },
+    REQUEST_TIMEOUT_MS: { type: 'integer', minimum: 1, default: 30_000 },
+    KEEP_ALIVE_TIMEOUT_MS: { type: 'integer', minimum: 1, default: 72_000 },
+    CONNECTION_TIMEOUT_MS: { type: 'integer', minimum: 0, default: 60_000 },
+    OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: { type: 'integer', minimum: 0, default: 1_000 },
+    OVERLOAD_MAX_HEAP_USED_BYTES: { type: 'integer', minimum: 0, default: 0 },
+    OVERLOAD_MAX_RSS_BYTES: { type: 'integer', minimum: 0, default: 0 },
+    RETRY_AFTER_SECONDS: { type: 'integer', minimum: 1, default: 5 },
+    SQLITE_MAX_PAGE_COUNT: { type: 'integer', minimum: 1 },
+    DATABASE_READ_ONLY: { type: 'boolean', default: false },
+    SIMULATE_FAULTS: { type: 'boolean', default: false },
   },
 } as const
 
@@ -44,6 +67,17 @@ interface Env {
   AUTH_TOKENS?: string
   SANDBOX: boolean
   CORS_ORIGIN: string
+  HEADERS_TIMEOUT_MS: number
+  REQUEST_TIMEOUT_MS: number
+  KEEP_ALIVE_TIMEOUT_MS: number
+  CONNECTION_TIMEOUT_MS: number
+  OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: number
+  OVERLOAD_MAX_HEAP_USED_BYTES: number
+  OVERLOAD_MAX_RSS_BYTES: number
+  RETRY_AFTER_SECONDS: number
+  SQLITE_MAX_PAGE_COUNT?: number
+  DATABASE_READ_ONLY: boolean
+  SIMULATE_FAULTS: boolean
 }
 
 /**
@@ -101,6 +135,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       'invalid configuration: SANDBOX accepts any token and cannot run with NODE_ENV=production',
     )
   }
+  if (parsed.SIMULATE_FAULTS && production) {
+    throw new Error(
+      'invalid configuration: SIMULATE_FAULTS is for tests and cannot run with NODE_ENV=production',
+    )
+  }
+  if (parsed.HEADERS_TIMEOUT_MS > parsed.REQUEST_TIMEOUT_MS) {
+    throw new Error(
+      `invalid configuration: HEADERS_TIMEOUT_MS (${parsed.HEADERS_TIMEOUT_MS}) must not be more than ` +
+        `REQUEST_TIMEOUT_MS (${parsed.REQUEST_TIMEOUT_MS}): the headers are part of the request`,
+    )
+  }
   const tokens = new Map<string, string>()
   for (const pair of parsed.AUTH_TOKENS?.split(',') ?? []) {
     const [principal = '', token = ''] = pair.split(':')
@@ -126,5 +171,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       .map((origin) => origin.trim())
       .filter(Boolean)
       .join(','),
+    timeouts: {
+      headers: parsed.HEADERS_TIMEOUT_MS,
+      request: parsed.REQUEST_TIMEOUT_MS,
+      keepAlive: parsed.KEEP_ALIVE_TIMEOUT_MS,
+      connection: parsed.CONNECTION_TIMEOUT_MS,
+    },
+    overload: {
+      maxEventLoopDelayMs: parsed.OVERLOAD_MAX_EVENT_LOOP_DELAY_MS,
+      maxHeapUsedBytes: parsed.OVERLOAD_MAX_HEAP_USED_BYTES,
+      maxRssBytes: parsed.OVERLOAD_MAX_RSS_BYTES,
+    },
+    retryAfterSeconds: parsed.RETRY_AFTER_SECONDS,
+    sqliteMaxPageCount: parsed.SQLITE_MAX_PAGE_COUNT,
+    databaseReadOnly: parsed.DATABASE_READ_ONLY,
+    simulateFaults: parsed.SIMULATE_FAULTS,
   }
 }

@@ -2,6 +2,7 @@
 import fp from 'fastify-plugin'
 import { openRepository } from '../../repository/index.js'
 import type { PlantRepository } from '../../repository/plant-repository.js'
+import type { SqliteOptions } from '../../repository/sqlite-repository.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -10,8 +11,8 @@ declare module 'fastify' {
 }
 
 export default fp(
-  async (app, { databaseUrl }: { databaseUrl: string }) => {
-    app.decorate('repository', openRepository(databaseUrl))
+  async (app, { databaseUrl, sqlite }: { databaseUrl: string; sqlite?: SqliteOptions }) => {
+    app.decorate('repository', openRepository(databaseUrl, sqlite))
     app.addHook('onClose', async () => app.repository.close())
   },
   { name: 'repository' },
