@@ -15,6 +15,11 @@ export type Derivation =
   | { kind: 'oversized-body'; bytes: number }
   /** Send the base request with this body and content type instead of its JSON body. */
   | { kind: 'raw-body'; contentType: string; body: string }
+  /**
+   * Send the base request with `X-Simulate-Fault: <fault>`: a server started with SIMULATE_FAULTS=true
+   * fails it as that fault would (the real faults are tried in test/reliability.test.ts).
+   */
+  | { kind: 'fault'; fault: 'overloaded' | 'store-full' }
 
 export const derivedExamples: Record<string, Derivation> = {
   missingToken: { kind: 'no-token' },
@@ -23,16 +28,18 @@ export const derivedExamples: Record<string, Derivation> = {
   tooLarge: { kind: 'oversized-body', bytes: 70_000 },
   // The content type exactly as the example's message names it.
   notJson: { kind: 'raw-body', contentType: 'text/plain', body: 'Basil' },
+  overloaded: { kind: 'fault', fault: 'overloaded' },
+  storeFull: { kind: 'fault', fault: 'store-full' },
 }
 
 /**
  * Headers that must be present, keyed by status or by example name. The document gives these
  * headers a schema but no `required: true`; its descriptions say when they are sent, so we hold the
- * real server to that prose: WWW-Authenticate "on every 401", Link "when more plants follow"
+ * real server to that prose: WWW-Authenticate "on every 401", Retry-After "on every 503", Link "when more plants follow"
  * (true of firstPage: two plants, one a page).
  */
 export const requiredHeaders: { byStatus: Record<number, string[]>; byExample: Record<string, string[]> } = {
-  byStatus: { 401: ['www-authenticate'] },
+  byStatus: { 401: ['www-authenticate'], 503: ['retry-after'] },
   byExample: { firstPage: ['link'] },
 }
 

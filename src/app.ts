@@ -92,6 +92,9 @@ function answerClientError(this: FastifyInstance, error: Error & { code?: string
   socket.destroy()
 }
 
+const shuttingDown = (retryAfterSeconds: number) =>
+  new HttpError(503, 'the server is shutting down: try again', { 'retry-after': String(retryAfterSeconds) })
+
 /** The typed store errors (src/repository/errors.ts) as the answers the document gives them. */
 function storeAnswer(error: Error, retryAfterSeconds: number): Error & { statusCode?: number } {
   if (error instanceof StoreFullError) {
@@ -137,6 +140,8 @@ export async function buildApp({ config, logger, spec, logStream }: BuildOptions
     // A request id a client can quote and nobody can guess; a client's own id is not trusted.
     genReqId: () => randomUUID(),
     requestIdHeader: false,
+    // Fastify's own 503 while closing is not in the Error shape: the shuttingDown hook below answers.
+    return503OnClosing: false,
     // Timeouts against slow or idle clients (the document's Limits): Node's requestTimeout covers the
     // whole request, headersTimeout the headers alone; both are checked every connectionsCheckingInterval.
     requestTimeout: config.timeouts.request,
@@ -149,9 +154,17 @@ export async function buildApp({ config, logger, spec, logStream }: BuildOptions
       connectionsCheckingInterval: Math.min(1_000, Math.ceil(config.timeouts.headers / 4)),
     },
   })
+  // From the moment close() starts, a new request is refused (it would race the store's closing);
+  // the requests already in flight are answered as usual.
+  let closing = false
+  app.addHook('preClose', async () => {
+    closing = true
+  })
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id)
-    done()
+    if (!closing) return done()
+    reply.header('connection', 'close')
+    done(shuttingDown(config.retryAfterSeconds))
   })
   app.decorate('spec', spec ?? (await loadSpec()))
   app.setValidatorCompiler(validatorCompiler(createAjv()))

@@ -118,6 +118,7 @@ async function buildPlan(
           headers: {
             ...(authorization ? { Authorization: authorization } : {}),
             ...(c.request.contentType ? { 'Content-Type': c.request.contentType } : {}),
+            ...c.request.headers,
           },
           body: c.request.body ?? '',
         },
@@ -179,6 +180,8 @@ async function main(): Promise<number> {
         name: 'real server (Dredd)',
         env: {
           NODE_ENV: 'test',
+          // The 503 and 507 transactions send X-Simulate-Fault (contracts/fixtures.ts).
+          SIMULATE_FAULTS: 'true',
           AUTH_TOKENS: tokens.map((t, i) => `dredd-${i + 1}:${t}`).join(',') || 'dredd-0:unused',
         },
       }),

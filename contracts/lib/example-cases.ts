@@ -71,6 +71,11 @@ function derive(base: RequestSpec, derivation: Derivation): { request: RequestSp
         request: { ...base, contentType: derivation.contentType, body: derivation.body },
         keepGivens: true,
       }
+    case 'fault':
+      return {
+        request: { ...base, headers: { ...base.headers, 'x-simulate-fault': derivation.fault } },
+        keepGivens: true,
+      }
   }
 }
 

@@ -70,9 +70,18 @@ export async function startTargets(names: TargetName[]): Promise<Running> {
     // tracked) before the catch below stops them.
     const settled = await Promise.allSettled([
       want.has('server') || want.has('proxy')
-        ? track(startProcess(commands.server({ env: { AUTH_TOKENS: authTokensEnv, NODE_ENV: 'test' } })))
+        ? track(
+            startProcess(
+              // SIMULATE_FAULTS: the 503 and 507 of every operation are reachable (X-Simulate-Fault).
+              commands.server({
+                env: { AUTH_TOKENS: authTokensEnv, NODE_ENV: 'test', SIMULATE_FAULTS: 'true' },
+              }),
+            ),
+          )
         : undefined,
-      want.has('sandbox') ? track(startProcess(commands.sandbox({ env: { NODE_ENV: 'test' } }))) : undefined,
+      want.has('sandbox')
+        ? track(startProcess(commands.sandbox({ env: { NODE_ENV: 'test', SIMULATE_FAULTS: 'true' } })))
+        : undefined,
       want.has('mock') ? track(startProcess(commands.mock({ spec: contractSpecPath }))) : undefined,
     ])
     const failed = settled.filter((s): s is PromiseRejectedResult => s.status === 'rejected')

@@ -140,6 +140,32 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /**
+         * @description The server is overloaded, or its store cannot take changes for now (read-only, an I/O
+         *     error, unreachable); nothing was changed. Try again after `Retry-After` seconds (addition
+         *     to 1.0.0).
+         */
+        ServiceUnavailable: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description The store is full; nothing was changed, and reads keep working. Writes succeed again once
+         *     space is freed, deleting plants included (addition to 1.0.0).
+         */
+        InsufficientStorage: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
     };
     parameters: {
         /**
@@ -156,6 +182,11 @@ export interface components {
          * @example </plants?limit=1&cursor=MQ>; rel="next"
          */
         Link: string;
+        /**
+         * @description Seconds to wait before trying again, on every 503 (addition to 1.0.0).
+         * @example 5
+         */
+        "Retry-After": string;
         /**
          * @description The bearer challenge (RFC 6750), on every 401 (addition to 1.0.0).
          * @example Bearer realm="plant-store"
@@ -205,6 +236,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createPlant: {
@@ -253,6 +285,8 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     getPlant: {
@@ -282,6 +316,7 @@ export interface operations {
             400: components["responses"]["BadPlantId"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     replacePlant: {
@@ -325,6 +360,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     deletePlant: {
@@ -352,6 +389,8 @@ export interface operations {
             400: components["responses"]["BadPlantId"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
 }
