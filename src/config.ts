@@ -47,7 +47,7 @@ const schema = {
     HEADERS_TIMEOUT_MS: { type: 'integer', minimum: 1, default: 10_000 },
     REQUEST_TIMEOUT_MS: { type: 'integer', minimum: 1, default: 30_000 },
     KEEP_ALIVE_TIMEOUT_MS: { type: 'integer', minimum: 1, default: 72_000 },
-    CONNECTION_TIMEOUT_MS: { type: 'integer', minimum: 0, default: 60_000 },
+    CONNECTION_TIMEOUT_MS: { type: 'integer', minimum: 0, default: 120_000 },
     OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: { type: 'integer', minimum: 0, default: 1_000 },
     OVERLOAD_MAX_HEAP_USED_BYTES: { type: 'integer', minimum: 0, default: 0 },
     OVERLOAD_MAX_RSS_BYTES: { type: 'integer', minimum: 0, default: 0 },
@@ -112,6 +112,18 @@ function explain(error: ErrorObject, data: Record<string, unknown>): string {
   const name = error.instancePath.slice(1)
   const given = JSON.stringify(data[name])
   if (error.keyword === 'pattern' && forms[name]) return `${name} must be ${forms[name]}, not ${given}`
+  // Timeouts and thresholds: a count, said in its unit rather than as Ajv's `must be integer`.
+  const unit = /_MS$/.test(name)
+    ? 'milliseconds'
+    : /_BYTES$/.test(name)
+      ? 'bytes'
+      : /_SECONDS$/.test(name)
+        ? 'seconds'
+        : undefined
+  if (unit && (error.keyword === 'type' || error.keyword === 'minimum')) {
+    const minimum = (schema.properties as Record<string, { minimum?: number }>)[name]?.minimum ?? 0
+    return `${name} must be a whole number of ${unit}, at least ${minimum}, not ${given}`
+  }
   if (error.keyword === 'enum') {
     const allowed = (error.params as { allowedValues: unknown[] }).allowedValues.join(', ')
     return `${name} must be one of ${allowed}, not ${given}`

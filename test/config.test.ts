@@ -44,8 +44,33 @@ describe('loadConfig', () => {
     [{ AUTH_TOKENS: 'alice:t,bob:t' }, /AUTH_TOKENS lists one token twice/],
     [{ NODE_ENV: 'production' }, /AUTH_TOKENS must be set when NODE_ENV=production/],
     [{ NODE_ENV: 'production', SANDBOX: 'true' }, /SANDBOX .* NODE_ENV=production/],
+    [
+      { HEADERS_TIMEOUT_MS: 'ten' },
+      /HEADERS_TIMEOUT_MS must be a whole number of milliseconds, at least 1, not "ten"/,
+    ],
+    [
+      { REQUEST_TIMEOUT_MS: '0' },
+      /REQUEST_TIMEOUT_MS must be a whole number of milliseconds, at least 1, not 0/,
+    ],
+    [
+      { OVERLOAD_MAX_HEAP_USED_BYTES: '-1' },
+      /OVERLOAD_MAX_HEAP_USED_BYTES must be a whole number of bytes, at least 0/,
+    ],
+    [{ NODE_ENV: 'production', AUTH_TOKENS: 'a:b', SIMULATE_FAULTS: 'true' }, /SIMULATE_FAULTS is for tests/],
   ])('refuses %j, naming the variable and its form', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message)
+  })
+
+  it('has timeouts and an overload threshold by default', () => {
+    const config = loadConfig({})
+    expect(config.timeouts).toEqual({
+      headers: 10_000,
+      request: 30_000,
+      keepAlive: 72_000,
+      connection: 120_000,
+    })
+    expect(config.overload).toEqual({ maxEventLoopDelayMs: 1_000, maxHeapUsedBytes: 0, maxRssBytes: 0 })
+    expect(config.simulateFaults).toBe(false)
   })
 
   it('trims the spaces around CORS_ORIGIN entries', () => {
