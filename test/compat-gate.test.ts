@@ -30,6 +30,9 @@ const base = await loadSpec(released.path)
 const draft = () => load(readFileSync(specPath, 'utf8'), { schema: JSON_SCHEMA }) as Record<string, unknown>
 const diffDraft = (doc: Record<string, unknown>) =>
   diffDocuments(base.dereferenced, dereference(structuredClone(doc)) as unknown as Document)
+// What the edit alone changes: the document may already differ from the release by additions.
+const asIs = new Set(diffDraft(draft()).map((c) => `${c.rule} ${c.pointer}`))
+const editOnly = (changes: Change[]) => changes.filter((c) => !asIs.has(`${c.rule} ${c.pointer}`))
 const breaking = (changes: Change[]) => changes.filter((c) => rules[c.rule].class === 'breaking')
 const brief = (changes: Change[]) => changes.map((c) => [c.rule, c.pointer])
 
@@ -69,7 +72,7 @@ describe('three real edits of spec/openapi.yaml', () => {
       schema: { type: 'string' },
     })
     const changes = diffDraft(doc)
-    expect(brief(changes)).toEqual([
+    expect(brief(editOnly(changes))).toEqual([
       ['request-parameter-added', `${at('/paths', '/plants', 'get')}/parameters/3`],
     ])
     expect(applyPolicy({ base: base.document, head: doc, changes, changelog: undefined }).problems).toEqual(
@@ -81,7 +84,7 @@ describe('three real edits of spec/openapi.yaml', () => {
     const doc = draft()
     remove(doc, `${CREATE}/responses/409`)
     const changes = diffDraft(doc)
-    expect(brief(changes)).toEqual([['response-status-removed', `${CREATE}/responses/409`]])
+    expect(brief(editOnly(changes))).toEqual([['response-status-removed', `${CREATE}/responses/409`]])
     expect(
       applyPolicy({ base: base.document, head: doc, changes, changelog: undefined }).problems,
     ).toHaveLength(1)
@@ -90,7 +93,8 @@ describe('three real edits of spec/openapi.yaml', () => {
     const changelog = `## 2.0.0\n\n- \`response-status-removed\` \`${CREATE}/responses/409\`: a duplicate id now replaces the plant\n`
     const verdict = applyPolicy({ base: base.document, head: doc, changes, changelog })
     expect(verdict.problems).toEqual([])
-    expect(verdict.changes[0]?.allowedBy).toMatch(/response-status-removed/)
+    const removal = verdict.changes.find((c) => c.rule === 'response-status-removed')
+    expect(removal?.allowedBy).toMatch(/response-status-removed/)
   })
 })
 
