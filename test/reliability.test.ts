@@ -198,3 +198,38 @@ describe('a store that cannot take writes', () => {
     expect(read.json()).toEqual({ id: 1, name: 'Basil' })
   })
 })
+
+describe('closing', () => {
+  it('answers the request in flight as usual and the one after it with 503 in the Error shape', async () => {
+    const app = await build()
+    await app.listen({ host: '127.0.0.1', port: 0 })
+    const address = app.server.address()
+    if (address === null || typeof address === 'string') throw new Error('no port')
+    const body = '{"id":5,"name":"Ivy"}'
+    const arrived = new Promise((resolve) => app.server.once('request', resolve))
+    let closing: Promise<undefined> | undefined
+    const raw = rawExchange(address.port, async (write) => {
+      // The create's headers and half its body: the request is in flight when the close starts.
+      write(
+        'POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer token-a\r\nContent-Type: application/json\r\n' +
+          `Content-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`,
+      )
+      await arrived
+      closing = app.close()
+      for (let i = 0; i < 50 && app.server.listening; i++) await pause(20)
+      // The rest of the body, and a second request behind it on the same connection.
+      write(`${body.slice(10)}GET /plants/5 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer token-a\r\n\r\n`)
+    })
+    const text = await raw
+    await closing
+    const answers = text.split(/(?=HTTP\/1\.1 )/)
+    expect(answers[0]).toMatch(/^HTTP\/1\.1 200 OK\r\n/)
+    expect(bodyOf(answers[0] ?? '')).toEqual({ name: 'Ivy' })
+    expect(answers[1]).toMatch(/^HTTP\/1\.1 503 Service Unavailable\r\n/)
+    expect(answers[1]).toMatch(/\r\nretry-after: 5\r\n/i)
+    expect(bodyOf(answers[1] ?? '')).toEqual({
+      error: 503,
+      message: 'the server is shutting down: try again',
+    })
+  })
+})
