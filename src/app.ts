@@ -96,14 +96,19 @@ const shuttingDown = (retryAfterSeconds: number) =>
   new HttpError(503, 'the server is shutting down: try again', { 'retry-after': String(retryAfterSeconds) })
 
 /** The typed store errors (src/repository/errors.ts) as the answers the document gives them. */
-function storeAnswer(error: Error, retryAfterSeconds: number): Error & { statusCode?: number } {
+function storeAnswer(
+  error: Error,
+  reading: boolean,
+  retryAfterSeconds: number,
+): Error & { statusCode?: number } {
   if (error instanceof StoreFullError) {
     return new HttpError(507, 'the store is full: nothing was changed; reads still work')
   }
   if (error instanceof StoreUnavailableError) {
-    return new HttpError(503, 'the store cannot take changes now: nothing was changed; reads still work', {
-      'retry-after': String(retryAfterSeconds),
-    })
+    const message = reading
+      ? 'the store cannot be read now: try again later'
+      : 'the store cannot take changes now: nothing was changed; reads still work'
+    return new HttpError(503, message, { 'retry-after': String(retryAfterSeconds) })
   }
   return error
 }
@@ -188,7 +193,7 @@ export async function buildApp({ config, logger, spec, logStream }: BuildOptions
   })
 
   app.setErrorHandler(async (caught: Error & { statusCode?: number }, request, reply) => {
-    const error = storeAnswer(caught, config.retryAfterSeconds)
+    const error = storeAnswer(caught, request.method === 'GET', config.retryAfterSeconds)
     if (error !== caught) request.log.warn({ err: caught }, 'the store refused a request')
     const status = error.statusCode ?? 500
     if (status >= 500 && !(error instanceof HttpError)) {
