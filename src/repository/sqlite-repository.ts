@@ -37,7 +37,7 @@ export interface SqliteOptions {
 
 export function openSqliteRepository(file: string, options: SqliteOptions = {}): PlantRepository {
   if (file !== ':memory:' && !options.readOnly) mkdirSync(dirname(file), { recursive: true })
-  const db = new Database(file, { readonly: options.readOnly === true, fileMustExist: options.readOnly })
+  const db = new Database(file, { readonly: options.readOnly === true, fileMustExist: options.readOnly === true })
   if (!options.readOnly) db.pragma('journal_mode = WAL')
   // FULL: a commit is on disk before its requests are answered; group commit pays for the fsync.
   db.pragma('synchronous = FULL')
