@@ -69,16 +69,6 @@ export const deviations: Deviation[] = [
     why: 'Prism checks only the form of the Authorization header (`Bearer <anything>`); no token is unknown to it.',
   },
 
-  {
-    target: 'mock',
-    name: 'a simulated fault is not simulated',
-    when: (c) => c.kind === 'example' && c.derivation?.kind === 'fault',
-    answers: [200, 204],
-    why:
-      'X-Simulate-Fault is a test switch of the real server (SIMULATE_FAULTS=true); Prism ignores it and ' +
-      'answers the lowest 2xx. Asked with Prefer, it answers the documented 503 and 507.',
-  },
-
   // ---- The sandbox (`npm run sandbox`): the real server with SANDBOX=true ----
   {
     target: 'sandbox',

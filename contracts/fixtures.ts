@@ -17,9 +17,11 @@ export type Derivation =
   | { kind: 'raw-body'; contentType: string; body: string }
   /**
    * Send the base request with `X-Simulate-Fault: <fault>`: a server started with SIMULATE_FAULTS=true
-   * fails it as that fault would (the real faults are tried in test/reliability.test.ts).
+   * fails it as that fault would (the real faults are tried in test/reliability.test.ts and
+   * test/full-disk.test.ts). `Prefer: code=<status>` along with it makes the Prism mock answer the
+   * same; the server ignores Prefer.
    */
-  | { kind: 'fault'; fault: 'overloaded' | 'store-full' }
+  | { kind: 'fault'; fault: 'overloaded' | 'store-full'; status: number }
 
 export const derivedExamples: Record<string, Derivation> = {
   missingToken: { kind: 'no-token' },
@@ -28,8 +30,8 @@ export const derivedExamples: Record<string, Derivation> = {
   tooLarge: { kind: 'oversized-body', bytes: 70_000 },
   // The content type exactly as the example's message names it.
   notJson: { kind: 'raw-body', contentType: 'text/plain', body: 'Basil' },
-  overloaded: { kind: 'fault', fault: 'overloaded' },
-  storeFull: { kind: 'fault', fault: 'store-full' },
+  overloaded: { kind: 'fault', fault: 'overloaded', status: 503 },
+  storeFull: { kind: 'fault', fault: 'store-full', status: 507 },
 }
 
 /**

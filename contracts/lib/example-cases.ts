@@ -73,7 +73,14 @@ function derive(base: RequestSpec, derivation: Derivation): { request: RequestSp
       }
     case 'fault':
       return {
-        request: { ...base, headers: { ...base.headers, 'x-simulate-fault': derivation.fault } },
+        request: {
+          ...base,
+          headers: {
+            ...base.headers,
+            'x-simulate-fault': derivation.fault,
+            prefer: `code=${derivation.status}`,
+          },
+        },
         keepGivens: true,
       }
   }
