@@ -1,7 +1,8 @@
 // Proves that every 200 of createPlant is durable: writes under load, kill -9 of the server in the middle of
-// them, a restart on the same file, and a check that each acknowledged id is there.
+// them, a restart on the same file, and a check that each acknowledged id is there and the file is sound.
 import { setTimeout as sleep } from 'node:timers/promises'
 import autocannon from 'autocannon'
+import Database from 'better-sqlite3'
 import { listAll } from '../scripts/lib/paging.js'
 import type { Started } from '../scripts/lib/processes.js'
 
@@ -14,6 +15,8 @@ export interface DurabilityOptions {
   cycles: number
   /** Seconds of load before each kill. */
   killAfter: number
+  /** The SQLite file the server uses: checked with PRAGMA integrity_check once the last server stopped. */
+  file?: string
 }
 
 export interface DurabilityResult {
@@ -29,6 +32,8 @@ export interface DurabilityResult {
   non200: number
   /** Requests built but never answered (in flight at the kill, or refused after it): either outcome is allowed. */
   unanswered: number
+  /** What PRAGMA integrity_check said ('ok' when sound), when a file was given. */
+  integrity?: string
 }
 
 export async function checkDurability(options: DurabilityOptions): Promise<DurabilityResult> {
@@ -79,10 +84,11 @@ export async function checkDurability(options: DurabilityOptions): Promise<Durab
 
   // The restart replays the WAL; the server must then list every acknowledged plant.
   const server = await options.start()
+  let result: DurabilityResult
   try {
     const stored = await listIds(server.url, options.authorization, Math.ceil(sent / 100) + 2)
     const missing = [...acknowledged].filter((id) => !stored.has(id))
-    return {
+    result = {
       cycles: options.cycles,
       acknowledged: acknowledged.size,
       stored: stored.size,
@@ -93,6 +99,17 @@ export async function checkDurability(options: DurabilityOptions): Promise<Durab
     }
   } finally {
     await server.stop()
+  }
+  if (options.file) result.integrity = integrityOf(options.file)
+  return result
+}
+
+function integrityOf(file: string): string {
+  const db = new Database(file, { readonly: true })
+  try {
+    return String(db.pragma('integrity_check', { simple: true }))
+  } finally {
+    db.close()
   }
 }
 

@@ -233,6 +233,7 @@ try {
       connections: settings.connections,
       cycles: settings.durabilityCycles,
       killAfter: settings.killAfter,
+      file: join(dir, 'durability.db'),
     })
   }
 
@@ -369,6 +370,9 @@ try {
     throw new Error(
       `durability: acknowledged plants lost after kill -9, e.g. ${durability.missingSample.join(', ')}`,
     )
+  }
+  if (durability?.integrity !== undefined && durability.integrity !== 'ok') {
+    throw new Error(`durability: PRAGMA integrity_check after kill -9 says ${durability.integrity}`)
   }
   if (durability && durability.acknowledged === 0) {
     throw new Error('durability: no plant was acknowledged before the kill')

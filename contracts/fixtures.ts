@@ -19,6 +19,13 @@ export type Derivation =
   | { kind: 'over-rate-limit'; atMost: number }
   /** Send the base request to an instance of the target whose store has stopped answering. */
   | { kind: 'store-down' }
+  /**
+   * Send the base request with `X-Simulate-Fault: <fault>`: a server started with SIMULATE_FAULTS=true
+   * fails it as that fault would (the real faults are tried in test/reliability.test.ts and
+   * test/full-disk.test.ts). `Prefer: code=<status>` along with it makes the Prism mock answer the
+   * same; the server ignores Prefer.
+   */
+  | { kind: 'fault'; fault: 'overloaded' | 'store-full'; status: number }
 
 /** The RATE_LIMIT_MAX the example suite gives the real server and the sandbox, so a case can spend it. */
 export const CONTRACT_RATE_LIMIT = 30
@@ -34,16 +41,18 @@ export const derivedExamples: Record<string, Derivation> = {
   tooManyRequests: { kind: 'over-rate-limit', atMost: CONTRACT_RATE_LIMIT + 5 },
   // Readiness: only a target with an instance whose database is stopped can show it.
   storeUnavailable: { kind: 'store-down' },
+  overloaded: { kind: 'fault', fault: 'overloaded', status: 503 },
+  storeFull: { kind: 'fault', fault: 'store-full', status: 507 },
 }
 
 /**
  * Headers that must be present, keyed by status or by example name. The document gives these
  * headers a schema but no `required: true`; its descriptions say when they are sent, so we hold the
- * real server to that prose: WWW-Authenticate "on every 401", Link "when more plants follow"
+ * real server to that prose: WWW-Authenticate "on every 401", Retry-After "on every 429 and 503", Link "when more plants follow"
  * (true of firstPage: two plants, one a page).
  */
 export const requiredHeaders: { byStatus: Record<number, string[]>; byExample: Record<string, string[]> } = {
-  byStatus: { 401: ['www-authenticate'], 429: ['retry-after'] },
+  byStatus: { 401: ['www-authenticate'], 429: ['retry-after'], 503: ['retry-after'] },
   byExample: { firstPage: ['link'] },
 }
 

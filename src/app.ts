@@ -22,9 +22,10 @@ import cors from './plugins/external/cors.js'
 import docs from './plugins/external/docs.js'
 import rateLimit from './plugins/external/rate-limit.js'
 import securityHeaders from './plugins/external/security-headers.js'
-import { StoreUnavailableError } from './repository/plant-repository.js'
+import underPressure, { overloaded } from './plugins/external/under-pressure.js'
+import { StoreFullError, StoreUnavailableError } from './repository/errors.js'
 import { plantHandlers } from './routes/plants.js'
-import { probeHandlers, RETRY_AFTER_SECONDS } from './routes/probes.js'
+import { probeHandlers } from './routes/probes.js'
 import { type LoadedSpec, loadSpec } from './spec.js'
 
 export { BODY_LIMIT }
@@ -93,6 +94,44 @@ function answerClientError(this: FastifyInstance, error: Error & { code?: string
   socket.destroy()
 }
 
+const shuttingDown = (retryAfterSeconds: number) =>
+  new HttpError(503, 'the server is shutting down: try again', { 'retry-after': String(retryAfterSeconds) })
+
+/** The typed store errors (src/repository/errors.ts) as the answers the document gives them. */
+function storeAnswer(
+  error: Error,
+  reading: boolean,
+  retryAfterSeconds: number,
+): Error & { statusCode?: number } {
+  if (error instanceof StoreFullError) {
+    return new HttpError(507, 'the store is full: nothing was changed; reads still work')
+  }
+  if (error instanceof StoreUnavailableError) {
+    const message = reading
+      ? 'the store cannot be read now: try again later'
+      : 'the store cannot take changes now: nothing was changed; try again later'
+    return new HttpError(503, message, { 'retry-after': String(retryAfterSeconds) })
+  }
+  return error
+}
+
+/**
+ * SIMULATE_FAULTS (tests only, refused in production): `X-Simulate-Fault: overloaded`, `store-full`
+ * or `store-unavailable` makes a request fail as that fault would, through the same errors and error
+ * handler, so a contract run can see each documented answer of every operation.
+ */
+function simulateFault(retryAfterSeconds: number) {
+  return async (request: FastifyRequest) => {
+    const fault = request.headers['x-simulate-fault']
+    if (fault === undefined || request.routeOptions.url === '/healthz') return
+    if (fault === 'overloaded') throw overloaded(retryAfterSeconds)
+    // A store fault is only a write's: reads keep working.
+    if (request.method === 'GET') return
+    if (fault === 'store-full') throw new StoreFullError('simulated')
+    if (fault === 'store-unavailable') throw new StoreUnavailableError('simulated')
+  }
+}
+
 export async function buildApp({ config, logger, spec, logStream }: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ?? {
@@ -108,10 +147,31 @@ export async function buildApp({ config, logger, spec, logStream }: BuildOptions
     // A request id a client can quote and nobody can guess; a client's own id is not trusted.
     genReqId: () => randomUUID(),
     requestIdHeader: false,
+    // Fastify's own 503 while closing is not in the Error shape: the shuttingDown hook below answers.
+    return503OnClosing: false,
+    // Timeouts against slow or idle clients (the document's Limits): Node's requestTimeout covers the
+    // whole request, headersTimeout the headers alone; both are checked every connectionsCheckingInterval.
+    requestTimeout: config.timeouts.request,
+    keepAliveTimeout: config.timeouts.keepAlive,
+    connectionTimeout: config.timeouts.connection,
+    http: {
+      headersTimeout: config.timeouts.headers,
+      requestTimeout: config.timeouts.request,
+      // Node's default (30 s) would let a slow client overstay a short timeout by that much.
+      connectionsCheckingInterval: Math.min(1_000, Math.ceil(config.timeouts.headers / 4)),
+    },
+  })
+  // From the moment close() starts, a new request is refused (it would race the store's closing);
+  // the requests already in flight are answered as usual.
+  let closing = false
+  app.addHook('preClose', async () => {
+    closing = true
   })
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id)
-    done()
+    if (!closing) return done()
+    reply.header('connection', 'close')
+    done(shuttingDown(config.retryAfterSeconds))
   })
   app.decorate('spec', spec ?? (await loadSpec()))
   app.setValidatorCompiler(validatorCompiler(createAjv()))
@@ -134,13 +194,9 @@ export async function buildApp({ config, logger, spec, logStream }: BuildOptions
     done(new HttpError(415, `the body must be application/json, not ${given}`))
   })
 
-  app.setErrorHandler(async (error: Error & { statusCode?: number }, request, reply) => {
-    if (error instanceof StoreUnavailableError) {
-      // The store is restarting or out of reach: a client may retry, and should not wait long to.
-      request.log.warn({ err: error }, 'the store is unavailable')
-      reply.header('retry-after', String(RETRY_AFTER_SECONDS))
-      return reply.code(503).send(errorBody(503, 'the store is unavailable, try again shortly'))
-    }
+  app.setErrorHandler(async (caught: Error & { statusCode?: number }, request, reply) => {
+    const error = storeAnswer(caught, request.method === 'GET', config.retryAfterSeconds)
+    if (error !== caught) request.log.warn({ err: caught }, 'the store refused a request')
     const status = error.statusCode ?? 500
     if (status >= 500 && !(error instanceof HttpError)) {
       // The client gets the request id (X-Request-Id), never the internal text; the log gets both.
@@ -153,16 +209,24 @@ export async function buildApp({ config, logger, spec, logStream }: BuildOptions
 
   await app.register(securityHeaders)
   await app.register(cors, { origin: config.corsOrigin })
+  // After CORS, so that a browser app on another origin can read the 503 too.
+  await app.register(underPressure, { config })
+  if (config.simulateFaults) app.addHook('onRequest', simulateFault(config.retryAfterSeconds))
   await app.register(docs)
   await app.register(repository, {
     databaseUrl: config.databaseUrl,
     poolSize: config.databasePoolSize,
     connectTimeoutMs: config.databaseConnectTimeoutMs,
     statementTimeoutMs: config.databaseStatementTimeoutMs,
+    sqlite: { maxPageCount: config.sqliteMaxPageCount, readOnly: config.databaseReadOnly },
   })
   await app.register(rateLimit, { config })
   await app.register(auth, { config })
   if (config.sandbox) await app.register(sandbox)
-  await app.register(openapiRoutes, { handlers: { ...plantHandlers, ...probeHandlers } })
+  await app.register(openapiRoutes, {
+    handlers: { ...plantHandlers, ...probeHandlers },
+    // Liveness is answered under pressure too, so an overloaded server is not restarted for being busy.
+    routeConfig: { getHealth: { pressureHandler: () => undefined } },
+  })
   return app
 }

@@ -32,6 +32,18 @@ export interface Config {
     authFailures: number
     windowSeconds: number
   }
+  /** Milliseconds (0: no limit), see the Limits section of spec/openapi.yaml. */
+  timeouts: { headers: number; request: number; keepAlive: number; connection: number }
+  /** When the server answers 503: thresholds of under-pressure (0: not checked). */
+  overload: { maxEventLoopDelayMs: number; maxHeapUsedBytes: number; maxRssBytes: number }
+  /** Seconds a client is told to wait (Retry-After) on a 503. */
+  retryAfterSeconds: number
+  /** Caps the SQLite file at this many pages: writes past it are a 507, as on a full disk. */
+  sqliteMaxPageCount: number | undefined
+  /** Reads only: writes are a 503, as on a read-only file system. */
+  databaseReadOnly: boolean
+  /** For tests: the X-Simulate-Fault header makes a request fail as under a fault (never in production). */
+  simulateFaults: boolean
 }
 
 const schema = {
@@ -55,6 +67,17 @@ const schema = {
     RATE_LIMIT_MAX: { type: 'integer', minimum: 1, default: 1000 },
     RATE_LIMIT_WINDOW: { type: 'integer', minimum: 1, maximum: 86400, default: 60 },
     AUTH_FAILURE_LIMIT: { type: 'integer', minimum: 1, default: 20 },
+    HEADERS_TIMEOUT_MS: { type: 'integer', minimum: 1, default: 10_000 },
+    REQUEST_TIMEOUT_MS: { type: 'integer', minimum: 1, default: 30_000 },
+    KEEP_ALIVE_TIMEOUT_MS: { type: 'integer', minimum: 1, default: 72_000 },
+    CONNECTION_TIMEOUT_MS: { type: 'integer', minimum: 0, default: 120_000 },
+    OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: { type: 'integer', minimum: 0, default: 1_000 },
+    OVERLOAD_MAX_HEAP_USED_BYTES: { type: 'integer', minimum: 0, default: 0 },
+    OVERLOAD_MAX_RSS_BYTES: { type: 'integer', minimum: 0, default: 0 },
+    RETRY_AFTER_SECONDS: { type: 'integer', minimum: 1, default: 5 },
+    SQLITE_MAX_PAGE_COUNT: { type: 'integer', minimum: 1 },
+    DATABASE_READ_ONLY: { type: 'boolean', default: false },
+    SIMULATE_FAULTS: { type: 'boolean', default: false },
   },
 } as const
 
@@ -73,6 +96,17 @@ interface Env {
   RATE_LIMIT_MAX: number
   RATE_LIMIT_WINDOW: number
   AUTH_FAILURE_LIMIT: number
+  HEADERS_TIMEOUT_MS: number
+  REQUEST_TIMEOUT_MS: number
+  KEEP_ALIVE_TIMEOUT_MS: number
+  CONNECTION_TIMEOUT_MS: number
+  OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: number
+  OVERLOAD_MAX_HEAP_USED_BYTES: number
+  OVERLOAD_MAX_RSS_BYTES: number
+  RETRY_AFTER_SECONDS: number
+  SQLITE_MAX_PAGE_COUNT?: number
+  DATABASE_READ_ONLY: boolean
+  SIMULATE_FAULTS: boolean
 }
 
 /**
@@ -108,6 +142,18 @@ function explain(error: ErrorObject, data: Record<string, unknown>): string {
   const name = error.instancePath.slice(1)
   const given = JSON.stringify(data[name])
   if (error.keyword === 'pattern' && forms[name]) return `${name} must be ${forms[name]}, not ${given}`
+  // Timeouts and thresholds: a count, said in its unit rather than as Ajv's `must be integer`.
+  const unit = /_MS$/.test(name)
+    ? 'milliseconds'
+    : /_BYTES$/.test(name)
+      ? 'bytes'
+      : /_SECONDS$/.test(name)
+        ? 'seconds'
+        : undefined
+  if (unit && (error.keyword === 'type' || error.keyword === 'minimum')) {
+    const minimum = (schema.properties as Record<string, { minimum?: number }>)[name]?.minimum ?? 0
+    return `${name} must be a whole number of ${unit}, at least ${minimum}, not ${given}`
+  }
   if (error.keyword === 'enum') {
     const allowed = (error.params as { allowedValues: unknown[] }).allowedValues.join(', ')
     return `${name} must be one of ${allowed}, not ${given}`
@@ -134,6 +180,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (parsed.SANDBOX && production) {
     throw new Error(
       'invalid configuration: SANDBOX accepts any token and cannot run with NODE_ENV=production',
+    )
+  }
+  if (parsed.SIMULATE_FAULTS && production) {
+    throw new Error(
+      'invalid configuration: SIMULATE_FAULTS is for tests and cannot run with NODE_ENV=production',
+    )
+  }
+  if (parsed.HEADERS_TIMEOUT_MS > parsed.REQUEST_TIMEOUT_MS) {
+    throw new Error(
+      `invalid configuration: HEADERS_TIMEOUT_MS (${parsed.HEADERS_TIMEOUT_MS}) must not be more than ` +
+        `REQUEST_TIMEOUT_MS (${parsed.REQUEST_TIMEOUT_MS}): the headers are part of the request`,
     )
   }
   const tokens = new Map<string, string>()
@@ -169,5 +226,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       authFailures: parsed.AUTH_FAILURE_LIMIT,
       windowSeconds: parsed.RATE_LIMIT_WINDOW,
     },
+    timeouts: {
+      headers: parsed.HEADERS_TIMEOUT_MS,
+      request: parsed.REQUEST_TIMEOUT_MS,
+      keepAlive: parsed.KEEP_ALIVE_TIMEOUT_MS,
+      connection: parsed.CONNECTION_TIMEOUT_MS,
+    },
+    overload: {
+      maxEventLoopDelayMs: parsed.OVERLOAD_MAX_EVENT_LOOP_DELAY_MS,
+      maxHeapUsedBytes: parsed.OVERLOAD_MAX_HEAP_USED_BYTES,
+      maxRssBytes: parsed.OVERLOAD_MAX_RSS_BYTES,
+    },
+    retryAfterSeconds: parsed.RETRY_AFTER_SECONDS,
+    sqliteMaxPageCount: parsed.SQLITE_MAX_PAGE_COUNT,
+    databaseReadOnly: parsed.DATABASE_READ_ONLY,
+    simulateFaults: parsed.SIMULATE_FAULTS,
   }
 }

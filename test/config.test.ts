@@ -39,7 +39,10 @@ describe('loadConfig', () => {
     ],
     [{ DATABASE_URL: 'postgres://[x' }, /DATABASE_URL is not a URL; write it as postgres:\/\/user/],
     [{ DATABASE_POOL_SIZE: '0' }, /DATABASE_POOL_SIZE must be >= 1, not 0/],
-    [{ DATABASE_STATEMENT_TIMEOUT_MS: 'soon' }, /DATABASE_STATEMENT_TIMEOUT_MS must be integer, not "soon"/],
+    [
+      { DATABASE_STATEMENT_TIMEOUT_MS: 'soon' },
+      /DATABASE_STATEMENT_TIMEOUT_MS must be a whole number of milliseconds, at least 1, not "soon"/,
+    ],
     [
       { AUTH_TOKENS: 'alice' },
       /AUTH_TOKENS must be principal:token pairs separated by commas, e.g. alice:token-a,bob:token-b, not "alice"/,
@@ -47,6 +50,19 @@ describe('loadConfig', () => {
     [{ AUTH_TOKENS: 'alice:t,bob:t' }, /AUTH_TOKENS lists one token twice/],
     [{ NODE_ENV: 'production' }, /AUTH_TOKENS must be set when NODE_ENV=production/],
     [{ NODE_ENV: 'production', SANDBOX: 'true' }, /SANDBOX .* NODE_ENV=production/],
+    [
+      { HEADERS_TIMEOUT_MS: 'ten' },
+      /HEADERS_TIMEOUT_MS must be a whole number of milliseconds, at least 1, not "ten"/,
+    ],
+    [
+      { REQUEST_TIMEOUT_MS: '0' },
+      /REQUEST_TIMEOUT_MS must be a whole number of milliseconds, at least 1, not 0/,
+    ],
+    [
+      { OVERLOAD_MAX_HEAP_USED_BYTES: '-1' },
+      /OVERLOAD_MAX_HEAP_USED_BYTES must be a whole number of bytes, at least 0/,
+    ],
+    [{ NODE_ENV: 'production', AUTH_TOKENS: 'a:b', SIMULATE_FAULTS: 'true' }, /SIMULATE_FAULTS is for tests/],
   ])('refuses %j, naming the variable and its form', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message)
   })
@@ -62,6 +78,18 @@ describe('loadConfig', () => {
       })
     },
   )
+
+  it('has timeouts and an overload threshold by default', () => {
+    const config = loadConfig({})
+    expect(config.timeouts).toEqual({
+      headers: 10_000,
+      request: 30_000,
+      keepAlive: 72_000,
+      connection: 120_000,
+    })
+    expect(config.overload).toEqual({ maxEventLoopDelayMs: 1_000, maxHeapUsedBytes: 0, maxRssBytes: 0 })
+    expect(config.simulateFaults).toBe(false)
+  })
 
   it('trims the spaces around CORS_ORIGIN entries', () => {
     expect(loadConfig({ CORS_ORIGIN: ' https://a.example , https://b.example,' }).corsOrigin).toBe(

@@ -99,13 +99,15 @@ describe.skipIf(postgresMissing !== undefined)('two instances on one PostgreSQL 
     expect((await fetch(`${a.url}/readyz`)).status).toBe(200)
     await cluster.stopFast()
     try {
-      for (const answer of [await send(a, '/plants/1', 'token-4'), await create(b, 'token-4', 2)]) {
+      const answers = [await send(a, '/plants/1', 'token-4'), await create(b, 'token-4', 2)]
+      const messages = [
+        'the store cannot be read now: try again later',
+        'the store cannot take changes now: nothing was changed; try again later',
+      ]
+      for (const [i, answer] of answers.entries()) {
         expect(answer.status).toBe(503)
         expect(answer.headers.get('retry-after')).toMatch(/^[0-9]+$/)
-        expect(await answer.json()).toEqual({
-          error: 503,
-          message: 'the store is unavailable, try again shortly',
-        })
+        expect(await answer.json()).toEqual({ error: 503, message: messages[i] })
       }
       const ready = await fetch(`${b.url}/readyz`)
       expect(ready.status).toBe(503)

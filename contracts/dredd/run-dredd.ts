@@ -131,6 +131,7 @@ async function buildPlan(
           headers: {
             ...(authorization ? { Authorization: authorization } : {}),
             ...(c.request.contentType ? { 'Content-Type': c.request.contentType } : {}),
+            ...c.request.headers,
           },
           body: c.request.body ?? '',
         },
@@ -193,6 +194,8 @@ async function main(): Promise<number> {
         env: {
           NODE_ENV: 'test',
           ...commands.generousLimits,
+          // The 503 and 507 transactions send X-Simulate-Fault (contracts/fixtures.ts).
+          SIMULATE_FAULTS: 'true',
           AUTH_TOKENS: tokens.map((t, i) => `dredd-${i + 1}:${t}`).join(',') || 'dredd-0:unused',
         },
       }),

@@ -75,6 +75,18 @@ function derive(base: RequestSpec, derivation: Derivation): { request: RequestSp
       }
     case 'over-rate-limit':
       return { request: { ...base, repeat: { until: 429, atMost: derivation.atMost } }, keepGivens: false }
+    case 'fault':
+      return {
+        request: {
+          ...base,
+          headers: {
+            ...base.headers,
+            'x-simulate-fault': derivation.fault,
+            prefer: `code=${derivation.status}`,
+          },
+        },
+        keepGivens: true,
+      }
   }
 }
 

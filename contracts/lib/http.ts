@@ -20,6 +20,8 @@ export interface RequestSpec {
   auth: Auth
   /** Send it again, up to `atMost` times in all, until the answer has status `until` (a limit spent). */
   repeat?: { until: number; atMost: number }
+  /** Further request headers, e.g. the X-Simulate-Fault of a derived case. */
+  headers?: Record<string, string>
 }
 
 export interface Answer {
@@ -42,7 +44,7 @@ export async function send(
   authorization: string | undefined,
   extraHeaders: Record<string, string> = {},
 ): Promise<Answer> {
-  const headers: Record<string, string> = { accept: 'application/json', ...extraHeaders }
+  const headers: Record<string, string> = { accept: 'application/json', ...request.headers, ...extraHeaders }
   if (authorization !== undefined) headers.authorization = authorization
   if (request.contentType !== undefined) headers['content-type'] = request.contentType
   const response = await fetch(new URL(request.path, baseUrl), {

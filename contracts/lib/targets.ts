@@ -98,6 +98,8 @@ export interface TargetOptions {
 export async function startTargets(names: TargetName[], options: TargetOptions = {}): Promise<Running> {
   const limits = {
     ...commands.generousLimits,
+    // The 503 and 507 of every operation are reachable through X-Simulate-Fault (contracts/fixtures.ts).
+    SIMULATE_FAULTS: 'true',
     ...(options.rateLimitMax === undefined ? {} : { RATE_LIMIT_MAX: String(options.rateLimitMax) }),
   }
   const processes: Started[] = []

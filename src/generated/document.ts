@@ -8,7 +8,7 @@ export const document = {
     "title": "Plant Store",
     "version": "1.0.0",
     "summary": "A small store of plants.",
-    "description": "A sample interface built around a plant store. A client creates plants in the store and,\nthrough the additions below, lists, reads, replaces and deletes them.\n\n**What is original and what is added.** The 1.0.0 interface shows one operation,\n`POST /plants` (`createPlant`), with the schemas `Plant`, `NewPlant` and `Error`, its `200` and\n`400` responses, and bearer authentication. Everything else in this document extends the\n1.0.0 interface, and each addition says so in its description.\n\n**Principals (addition).** Each bearer token belongs to one principal. A principal sees and\nchanges only its own plants, and plant ids are unique per principal: two principals may both\nown a plant with id 1.\n\n**Errors (addition).** Every error answer has an `Error` body whose `error` is the HTTP status\ncode and whose `message` says what was wrong. Every answer carries an `X-Request-Id` header; a\n`500` says only `internal server error`, and the server's log has the details under that id.\nAnswers to operations that need a token carry `Cache-Control: no-store`; every answer carries\nsecurity headers for a JSON API (`Content-Security-Policy: default-src 'none'`,\n`X-Content-Type-Options: nosniff`).\n\n**Limits (addition).** A request body may be at most 65536 bytes, the request line and headers\ntogether at most 16384 bytes (`431`). Each principal may make a set number of requests in a\nwindow (1000 a minute unless the server is configured otherwise), and each client address a\nset number of requests with a missing or unknown token (20 a minute); past either, the answer\nis `429` with `Retry-After`. The limits are counted by each server instance.\n\n**Bodies (addition).** A body is read as JSON, exactly: an integer may be written in any form\nJSON allows (`1000000000000000000`, `1e18` and `1000000000000000000.0` are the same id), and\nno digit of an int64 is lost. Keys a schema does not name are ignored, `__proto__`,\n`constructor` and `prototype` included; of duplicate keys, the last counts. Strings must be\nUnicode text: a lone surrogate escape such as `\\ud800` is a `400`.\n\n**Contract fixtures.** A request example whose name matches a response example produces that\nresponse; a required parameter or request body with no example of that name takes its first\nexample. `x-given-plants` on a request example lists the plants the caller must already own\nfor the example to hold; `x-example-names` on a response without a body lists the request\nexamples that produce it. Tools ignore these `x-` fields; the contract suite reads them.\nOperations without a request body ignore any body sent with them.\n",
+    "description": "A sample interface built around a plant store. A client creates plants in the store and,\nthrough the additions below, lists, reads, replaces and deletes them.\n\n**What is original and what is added.** The 1.0.0 interface shows one operation,\n`POST /plants` (`createPlant`), with the schemas `Plant`, `NewPlant` and `Error`, its `200` and\n`400` responses, and bearer authentication. Everything else in this document extends the\n1.0.0 interface, and each addition says so in its description.\n\n**Principals (addition).** Each bearer token belongs to one principal. A principal sees and\nchanges only its own plants, and plant ids are unique per principal: two principals may both\nown a plant with id 1.\n\n**Errors (addition).** Every error answer has an `Error` body whose `error` is the HTTP status\ncode and whose `message` says what was wrong. Every answer carries an `X-Request-Id` header; a\n`500` says only `internal server error`, and the server's log has the details under that id.\nAnswers to operations that need a token carry `Cache-Control: no-store`; every answer carries\nsecurity headers for a JSON API (`Content-Security-Policy: default-src 'none'`,\n`X-Content-Type-Options: nosniff`).\n\n**Limits (addition).** A request body may be at most 65536 bytes, the request line and headers\ntogether at most 16384 bytes (`431`). A client must send its headers within 10 seconds and its\nwhole request within 30 seconds, or it gets a `408` and the connection is closed. An idle\nkeep-alive connection is closed after 72 seconds, and any connection on which nothing moves\nfor 120 seconds. Whoever runs\nthe server may change these (`HEADERS_TIMEOUT_MS`, `REQUEST_TIMEOUT_MS`, `CONNECTION_TIMEOUT_MS`,\n`KEEP_ALIVE_TIMEOUT_MS`).\nEach principal may make a set number of requests in a window (1000 a minute unless the\nserver is configured otherwise), and each client address a set number of requests with a\nmissing or unknown token (20 a minute); past either, the answer is `429` with `Retry-After`.\nThe limits are counted by each server instance.\n\n**Overload and storage (addition).** Any operation may answer `503` with a `Retry-After` header\nwhen the server is overloaded (its event loop lags more than 1 second, by default) or its store\ncannot take changes (read-only, an I/O error, unreachable); an operation that changes plants may\nanswer `507` when the store is full. Nothing is changed by such a request, reads keep working\nwhile only writes are refused, and the server serves again by itself once the cause is gone.\n\n**Bodies (addition).** A body is read as JSON, exactly: an integer may be written in any form\nJSON allows (`1000000000000000000`, `1e18` and `1000000000000000000.0` are the same id), and\nno digit of an int64 is lost. Keys a schema does not name are ignored, `__proto__`,\n`constructor` and `prototype` included; of duplicate keys, the last counts. Strings must be\nUnicode text: a lone surrogate escape such as `\\ud800` is a `400`.\n\n**Contract fixtures.** A request example whose name matches a response example produces that\nresponse; a required parameter or request body with no example of that name takes its first\nexample. `x-given-plants` on a request example lists the plants the caller must already own\nfor the example to hold; `x-example-names` on a response without a body lists the request\nexamples that produce it. Tools ignore these `x-` fields; the contract suite reads them.\nOperations without a request body ignore any body sent with them.\n",
     "license": {
       "name": "MIT",
       "identifier": "MIT"
@@ -209,6 +209,12 @@ export const document = {
           },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ServiceUnavailable"
+          },
+          "507": {
+            "$ref": "#/components/responses/InsufficientStorage"
           }
         }
       },
@@ -378,6 +384,9 @@ export const document = {
           },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ServiceUnavailable"
           }
         }
       }
@@ -427,6 +436,9 @@ export const document = {
           },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ServiceUnavailable"
           }
         }
       },
@@ -525,6 +537,12 @@ export const document = {
           },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ServiceUnavailable"
+          },
+          "507": {
+            "$ref": "#/components/responses/InsufficientStorage"
           }
         }
       },
@@ -553,6 +571,12 @@ export const document = {
           },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ServiceUnavailable"
+          },
+          "507": {
+            "$ref": "#/components/responses/InsufficientStorage"
           }
         }
       }
@@ -671,7 +695,7 @@ export const document = {
           "type": "string",
           "pattern": "^[0-9]+$"
         },
-        "example": "42"
+        "example": "5"
       },
       "WWW-Authenticate": {
         "description": "The bearer challenge (RFC 6750), on every 401 (addition to 1.0.0).",
@@ -832,6 +856,49 @@ export const document = {
                 "value": {
                   "error": 415,
                   "message": "the body must be application/json, not text/plain"
+                }
+              }
+            }
+          }
+        }
+      },
+      "ServiceUnavailable": {
+        "description": "The server is overloaded, or its store cannot take changes for now (read-only, an I/O\nerror, unreachable); nothing was changed. Try again after `Retry-After` seconds (addition\nto 1.0.0).\n",
+        "headers": {
+          "Retry-After": {
+            "$ref": "#/components/headers/Retry-After"
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            },
+            "examples": {
+              "overloaded": {
+                "summary": "The server is overloaded",
+                "value": {
+                  "error": 503,
+                  "message": "the server is overloaded: try again later"
+                }
+              }
+            }
+          }
+        }
+      },
+      "InsufficientStorage": {
+        "description": "The store is full; nothing was changed, and reads keep working. Writes succeed again once\nspace is freed, deleting plants included (addition to 1.0.0).\n",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            },
+            "examples": {
+              "storeFull": {
+                "summary": "The store has no room for the change",
+                "value": {
+                  "error": 507,
+                  "message": "the store is full: nothing was changed; reads still work"
                 }
               }
             }

@@ -25,13 +25,3 @@ export interface PlantRepository {
   /** Finishes pending writes, then releases the store. */
   close(): Promise<void>
 }
-
-/**
- * The store cannot be reached or did not answer in time (a database restarting, a network failure, a
- * full pool): nothing was changed that the caller was told of, and the same request may succeed soon.
- */
-export class StoreUnavailableError extends Error {
-  constructor(cause: unknown) {
-    super(`the store is unavailable: ${(cause as Error)?.message ?? String(cause)}`, { cause })
-  }
-}

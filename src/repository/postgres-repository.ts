@@ -2,13 +2,9 @@
 // int64 ids exact end to end (bigint columns, read as BigInt, sent as decimal text).
 import pg from 'pg'
 import { INT64_MAX, INT64_MIN } from '../lib/int64.js'
+import { StoreUnavailableError } from './errors.js'
 import { checkSchemaVersion, migrations, StoreStartError } from './migrations.js'
-import {
-  type ListQuery,
-  type PlantRepository,
-  type StoredPlant,
-  StoreUnavailableError,
-} from './plant-repository.js'
+import type { ListQuery, PlantRepository, StoredPlant } from './plant-repository.js'
 
 export interface PostgresOptions {
   /** `postgres://…` or `postgresql://…`. */
@@ -61,7 +57,12 @@ export async function openPostgresRepository(options: PostgresOptions): Promise<
     try {
       return await pool.query<Row>({ name, text, values, rowMode: 'array' })
     } catch (error) {
-      throw unavailable(error) ? new StoreUnavailableError(error) : error
+      throw unavailable(error)
+        ? new StoreUnavailableError(
+            `the store is unavailable: ${(error as Error)?.message ?? String(error)}`,
+            { cause: error },
+          )
+        : error
     }
   }
   const text = (id: number | bigint) => String(id)

@@ -4,6 +4,7 @@ import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import Database from 'better-sqlite3'
 import { INT64_MAX, INT64_MIN } from '../lib/int64.js'
+import { StoreFullError, StoreUnavailableError } from './errors.js'
 import { checkSchemaVersion, migrations } from './migrations.js'
 import type { ListQuery, PlantRepository, StoredPlant } from './plant-repository.js'
 
@@ -16,20 +17,39 @@ interface PendingWrite {
   reject: (error: unknown) => void
 }
 
-export function openSqliteRepository(file: string): PlantRepository {
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true })
-  const db = new Database(file)
-  db.pragma('journal_mode = WAL')
+export interface SqliteOptions {
+  /** The most pages (of 4096 bytes) the file may hold: past it a write fails as on a full disk. */
+  maxPageCount?: number
+  /** Reads only: every write fails as on a read-only file system (the file must be migrated already). */
+  readOnly?: boolean
+}
+
+export function openSqliteRepository(file: string, options: SqliteOptions = {}): PlantRepository {
+  if (file !== ':memory:' && !options.readOnly) mkdirSync(dirname(file), { recursive: true })
+  const db = new Database(file, {
+    readonly: options.readOnly === true,
+    fileMustExist: options.readOnly === true,
+  })
+  if (!options.readOnly) db.pragma('journal_mode = WAL')
   // FULL: a commit is on disk before its requests are answered; group commit pays for the fsync.
   db.pragma('synchronous = FULL')
   db.pragma('busy_timeout = 5000')
   db.defaultSafeIntegers(true)
   try {
-    migrate(db)
+    if (options.readOnly) {
+      if (Number(db.pragma('user_version', { simple: true })) !== migrations.length) {
+        throw new Error(
+          `${file} is not at schema version ${migrations.length}: open it writable once to migrate`,
+        )
+      }
+    } else {
+      migrate(db)
+    }
   } catch (error) {
     db.close()
     throw error
   }
+  if (options.maxPageCount !== undefined) db.pragma(`max_page_count = ${options.maxPageCount}`)
 
   const insert = db.prepare(
     'INSERT INTO plants (owner, id, name, tag) VALUES (?, ?, ?, ?) ON CONFLICT (owner, id) DO NOTHING',
@@ -62,13 +82,22 @@ export function openSqliteRepository(file: string): PlantRepository {
     try {
       results = commit(batch)
     } catch (error) {
-      // The transaction rolled back as a whole: nothing of the batch is stored, so none succeeded.
-      for (const write of batch) write.reject(error)
+      // The transaction rolled back as a whole: nothing of the batch is stored. Alone, a write fails
+      // only for itself (on a nearly full disk a delete still frees room while a create does not).
+      if (batch.length === 1) batch[0]?.reject(storeError(error))
+      else for (const write of batch) commitAlone(write)
       return
     }
     batch.forEach((write, i) => {
       write.resolve(results[i] === true)
     })
+  }
+  const commitAlone = (write: PendingWrite) => {
+    try {
+      write.resolve(commit([write])[0] === true)
+    } catch (error) {
+      write.reject(storeError(error))
+    }
   }
   const write = (run: () => boolean) =>
     new Promise<boolean>((resolve, reject) => {
@@ -83,7 +112,7 @@ export function openSqliteRepository(file: string): PlantRepository {
       write(() => update.run(plant.name, plant.tag ?? null, owner, BigInt(plant.id)).changes === 1),
     delete: (owner, id) => write(() => remove.run(owner, id).changes === 1),
     get: async (owner, id) => {
-      const row = select.get(owner, id)
+      const row = read(() => select.get(owner, id))
       return row && toPlant(row)
     },
     ping: async () => {
@@ -92,13 +121,36 @@ export function openSqliteRepository(file: string): PlantRepository {
     list: async (owner, { limit, after, tag }: ListQuery) => {
       if (after === INT64_MAX) return []
       const from = after === undefined ? INT64_MIN : after + 1n
-      const rows = tag === undefined ? page.all(owner, from, limit) : pageByTag.all(owner, tag, from, limit)
+      const rows = read(() =>
+        tag === undefined ? page.all(owner, from, limit) : pageByTag.all(owner, tag, from, limit),
+      )
       return rows.map(toPlant)
     },
     close: async () => {
       flush()
       db.close()
     },
+  }
+}
+
+/**
+ * SQLite's result codes for a store that cannot take the write, as the typed errors of ./errors.ts;
+ * anything else (a bug, a constraint) is passed on as it is.
+ */
+function storeError(error: unknown): unknown {
+  const code = (error as { code?: unknown }).code
+  if (typeof code !== 'string') return error
+  if (code === 'SQLITE_FULL') return new StoreFullError('the database or its disk is full', { cause: error })
+  if (/^SQLITE_(READONLY|IOERR|CANTOPEN|BUSY|LOCKED)/.test(code))
+    return new StoreUnavailableError(`the database cannot take writes (${code})`, { cause: error })
+  return error
+}
+
+function read<T>(query: () => T): T {
+  try {
+    return query()
+  } catch (error) {
+    throw storeError(error)
   }
 }
 

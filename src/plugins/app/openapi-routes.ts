@@ -13,7 +13,13 @@ declare module 'fastify' {
 }
 
 export default fp(
-  async (app, { handlers }: { handlers: Handlers & ProbeHandlers }) => {
+  async (
+    app,
+    {
+      handlers,
+      routeConfig = {},
+    }: { handlers: Handlers & ProbeHandlers; routeConfig?: Record<string, object> },
+  ) => {
     const { operations } = app.spec
     const documented = new Set(operations.map((entry) => entry.operationId))
     const extra = Object.keys(handlers).filter((id) => !documented.has(id))
@@ -26,7 +32,7 @@ export default fp(
         method: entry.method.toUpperCase(),
         url: routePath(entry),
         schema: routeSchema(entry),
-        config: { secured: entry.secured },
+        config: { ...routeConfig[entry.operationId], secured: entry.secured },
         handler,
       })
     }
