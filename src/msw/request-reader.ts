@@ -9,6 +9,7 @@ import { bearerToken, tokenRequired } from '../lib/bearer.js'
 import { HttpError } from '../lib/errors.js'
 import { parseJsonBody } from '../lib/json-body.js'
 import { BODY_LIMIT } from '../lib/limits.js'
+import { unrouted } from '../lib/unrouted.js'
 import { createAjv, validatorCompiler } from '../lib/validation.js'
 
 type Part = 'params' | 'body' | 'querystring'
@@ -33,9 +34,11 @@ export interface ReadRequest {
 export class RequestReader {
   readonly operations: OperationEntry[]
   private readonly routes: Route[]
+  private readonly refusal: ReturnType<typeof unrouted>
 
   constructor(document: Document) {
     this.operations = listOperations(document)
+    this.refusal = unrouted(this.operations)
     const compile = validatorCompiler(createAjv())
     this.routes = this.operations.map((entry) => {
       const names = [...entry.path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1] as string)
@@ -55,14 +58,10 @@ export class RequestReader {
 
   /** The operation a method and path name, or the 404 or 405 the server answers. */
   route(method: string, path: string): { route: Route; params: Record<string, string> } {
-    const onPath = this.routes.filter((route) => route.pattern.test(path))
-    const route = onPath.find((candidate) => candidate.entry.method.toUpperCase() === method)
-    if (!route) {
-      if (onPath.length === 0) throw new HttpError(404, `no route for ${method} ${path}`)
-      throw new HttpError(405, `method ${method} is not allowed on ${path}`, {
-        allow: onPath.map((candidate) => candidate.entry.method.toUpperCase()).join(', '),
-      })
-    }
+    const route = this.routes.find(
+      (candidate) => candidate.entry.method.toUpperCase() === method && candidate.pattern.test(path),
+    )
+    if (!route) throw this.refusal(method, path)
     const values = route.pattern.exec(path)?.slice(1) ?? []
     const params = Object.fromEntries(
       route.names.map((name, i) => [name, decodeURIComponent(values[i] ?? '')]),

@@ -1,7 +1,7 @@
 // Registers one route per operation of the document, with its schemas, security and handler.
 import type { RouteHandlerMethod } from 'fastify'
 import fp from 'fastify-plugin'
-import { HttpError } from '../../lib/errors.js'
+import { unrouted } from '../../lib/unrouted.js'
 import { routePath, routeSchema } from '../../spec.js'
 import type { Handlers, ProbeHandlers } from '../../types.js'
 
@@ -37,20 +37,9 @@ export default fp(
       })
     }
 
-    // A documented path with an undocumented method is 405, as HTTP asks, not 404.
-    const paths = [...new Set(operations.map((entry) => entry.path))].map((path) => ({
-      pattern: new RegExp(`^${path.replace(/\{[^}]+\}/g, '[^/]+')}$`),
-      allow: operations.filter((entry) => entry.path === path).map((entry) => entry.method.toUpperCase()),
-    }))
+    const refusal = unrouted(operations)
     app.setNotFoundHandler(async (request) => {
-      const path = request.url.split('?')[0] ?? ''
-      const known = paths.find((candidate) => candidate.pattern.test(path))
-      if (known) {
-        throw new HttpError(405, `method ${request.method} is not allowed on ${path}`, {
-          allow: known.allow.join(', '),
-        })
-      }
-      throw new HttpError(404, `no route for ${request.method} ${path}`)
+      throw refusal(request.method, request.url.split('?')[0] ?? '')
     })
   },
   { name: 'openapi-routes', dependencies: ['auth'] },
