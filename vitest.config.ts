@@ -4,7 +4,12 @@ import { defineConfig } from 'vitest/config'
 import { INSTALL_HINT, postgresBinDir } from './scripts/lib/postgres.js'
 
 /** The API tests whose every case runs on each store. */
-const onEveryStore = ['test/plants.test.ts', 'test/int64.test.ts', 'test/int64-pages.test.ts']
+const onEveryStore = [
+  'test/plants.test.ts',
+  'test/int64.test.ts',
+  'test/int64-pages.test.ts',
+  'test/security.test.ts',
+]
 
 const postgres = postgresBinDir() !== undefined || process.env.CI === 'true'
 if (!postgres)

@@ -11,6 +11,7 @@ import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import type { RequestEntry } from 'autocannon'
 import * as commands from '../scripts/lib/commands.js'
+import { claims, KeySet, sign, signingKey } from '../scripts/lib/key-set.js'
 import { type Cluster, findPostgres, INSTALL_HINT, startCluster } from '../scripts/lib/postgres.js'
 import { killAllNow, repoRoot, type Started, startProcess } from '../scripts/lib/processes.js'
 import { checkDurability, type DurabilityResult } from './durability.js'
@@ -75,6 +76,16 @@ if (settings.rate !== undefined && !(settings.rate > 0)) throw new Error('--rate
 
 const READER = { principal: 'alice', token: 'token-a' }
 const WRITER = { principal: 'bob', token: 'token-b' }
+// Tokens from an identity provider too: the getPlant scenario reads as READER with a JWT, to measure
+// what verifying one on every request costs beside a static token.
+const keySet = new KeySet()
+const readerKey = await signingKey('bench')
+await keySet.publish(readerKey)
+await keySet.start()
+const readerJwt = await sign(
+  readerKey,
+  claims({ sub: READER.principal, exp: Math.floor(Date.now() / 1000) + 86_400 }),
+)
 
 if (!existsSync(join(root, 'dist', 'server.js'))) {
   throw new Error('dist/server.js is missing: run `npm run build` first')
@@ -109,6 +120,7 @@ async function startServer(
       ...commands.generousLimits,
       DATABASE_URL: databaseUrl,
       AUTH_TOKENS: `${READER.principal}:${READER.token},${WRITER.principal}:${WRITER.token}`,
+      ...keySet.env(),
     },
     logFile: join(dir, `server-${++logCount}.log`),
   })
@@ -215,7 +227,17 @@ try {
         ...(prism ? [{ name: 'prism', process: prism, requests: () => createPlant('any-token') }] : []),
       ],
     },
-    { name: 'getPlant', targets: targets((size) => getPlant(READER.token, size), true) },
+    {
+      name: 'getPlant',
+      targets: [
+        ...targets((size) => getPlant(READER.token, size), true),
+        {
+          name: `server, ${small}, JWT (RS256)`,
+          process: server,
+          requests: () => getPlant(readerJwt, settings.smallStore),
+        },
+      ],
+    },
     { name: 'listPlants limit 50', targets: targets((_size, pages) => listPages(READER.token, pages), true) },
   ]
   for (const scenario of scenarios)
@@ -382,6 +404,7 @@ try {
 } finally {
   await Promise.allSettled(started.map((p) => p.stop()))
   await cluster?.destroy()
+  await keySet.close()
   killAllNow()
 }
 if (failure) {

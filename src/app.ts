@@ -208,7 +208,7 @@ export async function buildApp({ config, logger, spec, logStream }: BuildOptions
   })
 
   await app.register(securityHeaders)
-  await app.register(cors, { origin: config.corsOrigin })
+  await app.register(cors, { origins: config.corsOrigins })
   // After CORS, so that a browser app on another origin can read the 503 too.
   await app.register(underPressure, { config })
   if (config.simulateFaults) app.addHook('onRequest', simulateFault(config.retryAfterSeconds))

@@ -20,11 +20,14 @@ export interface Config {
   databaseStatementTimeoutMs: number
   /** token → principal. */
   tokens: Map<string, string>
-  /** True when no AUTH_TOKENS were given and the development principal stands in. */
+  /** JSON Web Tokens from an identity provider, besides `tokens`; the principal is `sub`. */
+  jwt: JwtConfig | undefined
+  /** True when neither AUTH_TOKENS nor JWT settings were given and the development principal stands in. */
   devPrincipal: boolean
   /** Any bearer token is accepted, each its own principal with a store seeded from the examples. */
   sandbox: boolean
-  corsOrigin: string
+  /** Origins a browser page may call from: any (`*`), these, or none (`[]`: no CORS answers). */
+  corsOrigins: '*' | string[]
   rateLimit: {
     /** Requests one principal may make in a window. */
     max: number
@@ -46,6 +49,16 @@ export interface Config {
   simulateFaults: boolean
 }
 
+export interface JwtConfig {
+  /** The identity provider's JSON Web Key Set, fetched when first needed and again for an unknown `kid`. */
+  jwksUrl?: URL
+  /** A shared secret for HMAC-signed tokens (HS256, HS384, HS512), instead of a key set. */
+  secret?: string
+  /** The `iss` and `aud` every token must carry. */
+  issuer: string
+  audience: string
+}
+
 const schema = {
   type: 'object',
   properties: {
@@ -62,8 +75,12 @@ const schema = {
     DATABASE_CONNECT_TIMEOUT_MS: { type: 'integer', minimum: 1, maximum: 600_000, default: 2000 },
     DATABASE_STATEMENT_TIMEOUT_MS: { type: 'integer', minimum: 1, maximum: 600_000, default: 5000 },
     AUTH_TOKENS: { type: 'string', pattern: '^[^:,\\s]+:[^:,\\s]+(,[^:,\\s]+:[^:,\\s]+)*$' },
+    JWT_JWKS_URL: { type: 'string' },
+    JWT_SECRET: { type: 'string', minLength: 32 },
+    JWT_ISSUER: { type: 'string' },
+    JWT_AUDIENCE: { type: 'string' },
     SANDBOX: { type: 'boolean', default: false },
-    CORS_ORIGIN: { type: 'string', minLength: 1, default: '*' },
+    CORS_ORIGIN: { type: 'string' },
     RATE_LIMIT_MAX: { type: 'integer', minimum: 1, default: 1000 },
     RATE_LIMIT_WINDOW: { type: 'integer', minimum: 1, maximum: 86400, default: 60 },
     AUTH_FAILURE_LIMIT: { type: 'integer', minimum: 1, default: 20 },
@@ -91,8 +108,12 @@ interface Env {
   DATABASE_CONNECT_TIMEOUT_MS: number
   DATABASE_STATEMENT_TIMEOUT_MS: number
   AUTH_TOKENS?: string
+  JWT_JWKS_URL?: string
+  JWT_SECRET?: string
+  JWT_ISSUER?: string
+  JWT_AUDIENCE?: string
   SANDBOX: boolean
-  CORS_ORIGIN: string
+  CORS_ORIGIN?: string
   RATE_LIMIT_MAX: number
   RATE_LIMIT_WINDOW: number
   AUTH_FAILURE_LIMIT: number
@@ -154,6 +175,10 @@ function explain(error: ErrorObject, data: Record<string, unknown>): string {
     const minimum = (schema.properties as Record<string, { minimum?: number }>)[name]?.minimum ?? 0
     return `${name} must be a whole number of ${unit}, at least ${minimum}, not ${given}`
   }
+  if (name === 'JWT_SECRET' && error.keyword === 'minLength') {
+    // Never echo a secret, not even a short one.
+    return 'JWT_SECRET must be at least 32 characters (RFC 7518: an HMAC key as long as its hash)'
+  }
   if (error.keyword === 'enum') {
     const allowed = (error.params as { allowedValues: unknown[] }).allowedValues.join(', ')
     return `${name} must be one of ${allowed}, not ${given}`
@@ -199,9 +224,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     if (tokens.has(token)) throw new Error('invalid configuration: AUTH_TOKENS lists one token twice')
     tokens.set(token, principal)
   }
-  const devPrincipal = tokens.size === 0 && !parsed.SANDBOX
+  const jwt = jwtConfig(parsed)
+  if (jwt && parsed.SANDBOX) {
+    throw new Error('invalid configuration: SANDBOX accepts any token; JWT_* settings cannot be used with it')
+  }
+  const devPrincipal = tokens.size === 0 && !jwt && !parsed.SANDBOX
   if (devPrincipal && production) {
-    throw new Error('invalid configuration: AUTH_TOKENS must be set when NODE_ENV=production')
+    throw new Error(
+      'invalid configuration: AUTH_TOKENS, or JWT_JWKS_URL or JWT_SECRET, must be set when NODE_ENV=production',
+    )
   }
   if (devPrincipal) tokens.set(DEV_TOKEN, DEV_PRINCIPAL)
   return {
@@ -214,13 +245,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseConnectTimeoutMs: parsed.DATABASE_CONNECT_TIMEOUT_MS,
     databaseStatementTimeoutMs: parsed.DATABASE_STATEMENT_TIMEOUT_MS,
     tokens,
+    jwt,
     devPrincipal,
     sandbox: parsed.SANDBOX,
-    // `a.example, b.example` is what people write: the spaces are not part of an origin.
-    corsOrigin: parsed.CORS_ORIGIN.split(',')
-      .map((origin) => origin.trim())
-      .filter(Boolean)
-      .join(','),
+    corsOrigins: corsOrigins(parsed.CORS_ORIGIN, production),
     rateLimit: {
       max: parsed.RATE_LIMIT_MAX,
       authFailures: parsed.AUTH_FAILURE_LIMIT,
@@ -242,4 +270,61 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseReadOnly: parsed.DATABASE_READ_ONLY,
     simulateFaults: parsed.SIMULATE_FAULTS,
   }
+}
+
+const loopback = new Set(['localhost', '127.0.0.1', '[::1]'])
+
+function jwtConfig(parsed: Env): JwtConfig | undefined {
+  const { JWT_JWKS_URL: jwks, JWT_SECRET: secret, JWT_ISSUER: issuer, JWT_AUDIENCE: audience } = parsed
+  if (jwks === undefined && secret === undefined) {
+    if (issuer !== undefined || audience !== undefined) {
+      throw new Error(
+        'invalid configuration: JWT_ISSUER and JWT_AUDIENCE need JWT_JWKS_URL or JWT_SECRET, the key that signs the tokens',
+      )
+    }
+    return undefined
+  }
+  if (jwks !== undefined && secret !== undefined) {
+    throw new Error('invalid configuration: set JWT_JWKS_URL or JWT_SECRET, not both')
+  }
+  // Without both, a token from any issuer, or one meant for another service, would be taken.
+  if (issuer === undefined || audience === undefined) {
+    throw new Error(
+      `invalid configuration: JWT_ISSUER and JWT_AUDIENCE must be set with ${jwks ? 'JWT_JWKS_URL' : 'JWT_SECRET'}: ` +
+        'the issuer and audience every token must name',
+    )
+  }
+  if (jwks === undefined) return { secret, issuer, audience }
+  const url = URL.canParse(jwks) ? new URL(jwks) : undefined
+  // Keys fetched in the clear could be swapped on the way; plain http only on this machine.
+  if (!url || !(url.protocol === 'https:' || (url.protocol === 'http:' && loopback.has(url.hostname)))) {
+    throw new Error(
+      `invalid configuration: JWT_JWKS_URL must be an https:// URL (http:// only on localhost), not ${JSON.stringify(jwks)}`,
+    )
+  }
+  return { jwksUrl: url, issuer, audience }
+}
+
+/**
+ * CORS_ORIGIN: `*`, or origins separated by commas. Unset, any origin in development and the sandbox,
+ * none in production, where the pages that may call the server must be named.
+ */
+function corsOrigins(value: string | undefined, production: boolean): '*' | string[] {
+  if (value === undefined) return production ? [] : '*'
+  // `a.example, b.example` is what people write: the spaces are not part of an origin.
+  const entries = value
+    .split(',')
+    .map((origin) => origin.trim())
+    .filter(Boolean)
+  if (entries.length === 1 && entries[0] === '*') return '*'
+  for (const entry of entries) {
+    // A browser sends the origin exactly as scheme://host[:port]: anything else would never match.
+    if (!URL.canParse(entry) || new URL(entry).origin !== entry) {
+      throw new Error(
+        'invalid configuration: CORS_ORIGIN must be * or origins separated by commas, ' +
+          `e.g. https://app.example,http://localhost:5173, and ${JSON.stringify(entry)} is not an origin`,
+      )
+    }
+  }
+  return entries
 }

@@ -48,7 +48,10 @@ describe('loadConfig', () => {
       /AUTH_TOKENS must be principal:token pairs separated by commas, e.g. alice:token-a,bob:token-b, not "alice"/,
     ],
     [{ AUTH_TOKENS: 'alice:t,bob:t' }, /AUTH_TOKENS lists one token twice/],
-    [{ NODE_ENV: 'production' }, /AUTH_TOKENS must be set when NODE_ENV=production/],
+    [
+      { NODE_ENV: 'production' },
+      /AUTH_TOKENS, or JWT_JWKS_URL or JWT_SECRET, must be set when NODE_ENV=production/,
+    ],
     [{ NODE_ENV: 'production', SANDBOX: 'true' }, /SANDBOX .* NODE_ENV=production/],
     [
       { HEADERS_TIMEOUT_MS: 'ten' },
@@ -92,8 +95,86 @@ describe('loadConfig', () => {
   })
 
   it('trims the spaces around CORS_ORIGIN entries', () => {
-    expect(loadConfig({ CORS_ORIGIN: ' https://a.example , https://b.example,' }).corsOrigin).toBe(
-      'https://a.example,https://b.example',
+    expect(loadConfig({ CORS_ORIGIN: ' https://a.example , http://localhost:5173,' }).corsOrigins).toEqual([
+      'https://a.example',
+      'http://localhost:5173',
+    ])
+  })
+
+  it.each([
+    [{}, '*'],
+    [{ NODE_ENV: 'test' }, '*'],
+    [{ SANDBOX: 'true' }, '*'],
+    [{ NODE_ENV: 'production', AUTH_TOKENS: 'a:b' }, []],
+    [{ NODE_ENV: 'production', AUTH_TOKENS: 'a:b', CORS_ORIGIN: '*' }, '*'],
+    [
+      { NODE_ENV: 'production', AUTH_TOKENS: 'a:b', CORS_ORIGIN: 'https://app.example' },
+      ['https://app.example'],
+    ],
+  ])('with %j allows the origins %j', (env, origins) => {
+    expect(loadConfig(env).corsOrigins).toEqual(origins)
+  })
+
+  it.each(['app.example', 'https://app.example/', 'https://app.example/path', '*,https://app.example'])(
+    'refuses CORS_ORIGIN=%s, which is not an origin a browser sends',
+    (value) => {
+      expect(() => loadConfig({ CORS_ORIGIN: value })).toThrow(
+        /CORS_ORIGIN must be \* or origins separated by commas, e.g. https:\/\/app.example,http:\/\/localhost:5173, and ".*" is not an origin/,
+      )
+    },
+  )
+
+  it('takes JWTs from a key set or a shared secret, with issuer and audience', () => {
+    const jwks = loadConfig({
+      NODE_ENV: 'production',
+      JWT_JWKS_URL: 'https://id.example/.well-known/jwks.json',
+      JWT_ISSUER: 'https://id.example',
+      JWT_AUDIENCE: 'plant-store',
+    })
+    expect(jwks.jwt).toEqual({
+      jwksUrl: new URL('https://id.example/.well-known/jwks.json'),
+      issuer: 'https://id.example',
+      audience: 'plant-store',
+    })
+    expect(jwks.devPrincipal).toBe(false)
+    expect(jwks.tokens.size).toBe(0)
+    const secret = loadConfig({ JWT_SECRET: 's'.repeat(32), JWT_ISSUER: 'i', JWT_AUDIENCE: 'a' })
+    expect(secret.jwt).toEqual({ secret: 's'.repeat(32), issuer: 'i', audience: 'a' })
+    expect(secret.devPrincipal).toBe(false)
+  })
+
+  it.each([
+    [{ JWT_SECRET: 's'.repeat(32) }, /JWT_ISSUER and JWT_AUDIENCE must be set with JWT_SECRET/],
+    [{ JWT_JWKS_URL: 'https://id.example/jwks', JWT_ISSUER: 'i' }, /must be set with JWT_JWKS_URL/],
+    [{ JWT_ISSUER: 'i', JWT_AUDIENCE: 'a' }, /JWT_ISSUER and JWT_AUDIENCE need JWT_JWKS_URL or JWT_SECRET/],
+    [
+      {
+        JWT_SECRET: 's'.repeat(32),
+        JWT_JWKS_URL: 'https://id.example/jwks',
+        JWT_ISSUER: 'i',
+        JWT_AUDIENCE: 'a',
+      },
+      /set JWT_JWKS_URL or JWT_SECRET, not both/,
+    ],
+    [
+      { JWT_JWKS_URL: 'http://id.example/jwks', JWT_ISSUER: 'i', JWT_AUDIENCE: 'a' },
+      /JWT_JWKS_URL must be an https:\/\/ URL \(http:\/\/ only on localhost\), not "http:\/\/id.example\/jwks"/,
+    ],
+    [{ JWT_JWKS_URL: 'jwks.json', JWT_ISSUER: 'i', JWT_AUDIENCE: 'a' }, /JWT_JWKS_URL must be an https/],
+    [
+      { SANDBOX: 'true', JWT_SECRET: 's'.repeat(32), JWT_ISSUER: 'i', JWT_AUDIENCE: 'a' },
+      /SANDBOX accepts any token/,
+    ],
+  ])('refuses JWT settings %j that cannot work', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(message)
+  })
+
+  it('refuses a short JWT_SECRET without repeating it', () => {
+    expect(() => loadConfig({ JWT_SECRET: 'hunter2', JWT_ISSUER: 'i', JWT_AUDIENCE: 'a' })).toThrow(
+      /JWT_SECRET must be at least 32 characters/,
+    )
+    expect(() => loadConfig({ JWT_SECRET: 'hunter2', JWT_ISSUER: 'i', JWT_AUDIENCE: 'a' })).not.toThrow(
+      /hunter2/,
     )
   })
 })

@@ -361,21 +361,3 @@ describe('bodies sent to operations without a request body', () => {
     expect(res.statusCode).toBe(204)
   })
 })
-
-describe('CORS', () => {
-  it('allows every method the document uses in a preflight', async () => {
-    const res = await app.inject({
-      method: 'OPTIONS',
-      url: '/plants/1',
-      headers: {
-        origin: 'http://localhost:5173',
-        'access-control-request-method': 'DELETE',
-        'access-control-request-headers': 'authorization,content-type',
-      },
-    })
-    expect(res.statusCode).toBe(204)
-    expect(String(res.headers['access-control-allow-methods']).split(/, */)).toEqual(
-      expect.arrayContaining(['GET', 'POST', 'PUT', 'DELETE']),
-    )
-  })
-})

@@ -643,7 +643,7 @@ export const document = {
       "bearerAuth": {
         "type": "http",
         "scheme": "bearer",
-        "description": "`Authorization: Bearer <ACCESS_TOKEN>`. Tokens are issued by whoever runs the server\n(`AUTH_TOKENS`); each belongs to one principal (addition to 1.0.0).\n"
+        "description": "`Authorization: Bearer <ACCESS_TOKEN>`, in that header only: a token in the query string\nor a cookie is not read. Each token belongs to one principal. Whoever runs the server\nissues tokens (`AUTH_TOKENS`), or has an identity provider issue them as JSON Web Tokens\n(RFC 7519): signed with a key of the provider's key set (RS, PS, ES or EdDSA algorithms)\nor with a shared secret (HS256, HS384, HS512), never unsigned; naming the configured\nissuer (`iss`) and audience (`aud`); with an expiry (`exp`), and a `nbf` if any in the\npast. The principal is the token's `sub` (addition to 1.0.0).\n"
       }
     },
     "parameters": {
@@ -751,7 +751,7 @@ export const document = {
         }
       },
       "Unauthorized": {
-        "description": "The bearer token is missing, malformed or not known (addition to 1.0.0).\n",
+        "description": "The bearer token is missing, malformed or not known (addition to 1.0.0). For a JSON Web\nToken the server refuses, the message and the challenge's `error_description` say why:\nexpired, not valid yet, another issuer or audience, a signature that does not verify, an\nalgorithm not accepted.\n",
         "headers": {
           "WWW-Authenticate": {
             "$ref": "#/components/headers/WWW-Authenticate"
@@ -863,7 +863,7 @@ export const document = {
         }
       },
       "ServiceUnavailable": {
-        "description": "The server is overloaded, or its store cannot take changes for now (read-only, an I/O\nerror, unreachable); nothing was changed. Try again after `Retry-After` seconds (addition\nto 1.0.0).\n",
+        "description": "The server is overloaded, its store cannot take changes for now (read-only, an I/O error,\nunreachable), or the identity provider whose keys check a JSON Web Token cannot be\nreached; nothing was changed. Try again after `Retry-After` seconds (addition to 1.0.0).\n",
         "headers": {
           "Retry-After": {
             "$ref": "#/components/headers/Retry-After"

@@ -160,7 +160,12 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The bearer token is missing, malformed or not known (addition to 1.0.0). */
+        /**
+         * @description The bearer token is missing, malformed or not known (addition to 1.0.0). For a JSON Web
+         *     Token the server refuses, the message and the challenge's `error_description` say why:
+         *     expired, not valid yet, another issuer or audience, a signature that does not verify, an
+         *     algorithm not accepted.
+         */
         Unauthorized: {
             headers: {
                 "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
@@ -212,9 +217,9 @@ export interface components {
             };
         };
         /**
-         * @description The server is overloaded, or its store cannot take changes for now (read-only, an I/O
-         *     error, unreachable); nothing was changed. Try again after `Retry-After` seconds (addition
-         *     to 1.0.0).
+         * @description The server is overloaded, its store cannot take changes for now (read-only, an I/O error,
+         *     unreachable), or the identity provider whose keys check a JSON Web Token cannot be
+         *     reached; nothing was changed. Try again after `Retry-After` seconds (addition to 1.0.0).
          */
         ServiceUnavailable: {
             headers: {

@@ -11,7 +11,8 @@ export const bearerToken = (authorization: string | null | undefined): string | 
 export const tokenRequired = () =>
   new HttpError(401, 'a bearer token is required', { 'www-authenticate': challenge })
 
-export const tokenInvalid = () =>
-  new HttpError(401, 'the bearer token is not valid', {
-    'www-authenticate': `${challenge}, error="invalid_token"`,
+/** A 401 for a token that is not valid; `why`, when known, is said in the body and the challenge. */
+export const tokenInvalid = (why?: string) =>
+  new HttpError(401, why ? `the bearer token is not valid: ${why}` : 'the bearer token is not valid', {
+    'www-authenticate': `${challenge}, error="invalid_token"${why ? `, error_description="${why}"` : ''}`,
   })

@@ -1,8 +1,11 @@
-// Bearer authentication for every operation whose security the document requires.
+// Bearer authentication for every operation whose security the document requires: AUTH_TOKENS, and JWTs.
 import { hash } from 'node:crypto'
+import type { FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Config } from '../../config.js'
 import { bearerToken, tokenInvalid, tokenRequired } from '../../lib/bearer.js'
+import type { HttpError } from '../../lib/errors.js'
+import { createJwtVerifier, looksLikeJwt } from '../../lib/jwt.js'
 import { tooMany } from '../external/rate-limit.js'
 
 declare module 'fastify' {
@@ -19,9 +22,18 @@ export default fp(
     // Keyed by the SHA-256 digest of each token, never by the token: a lookup compares digests, whose
     // bytes say nothing of the token a caller must guess, so its timing leaks nothing of a token.
     const known = new Map([...config.tokens].map(([token, principal]) => [digest(token), principal]))
-    const principalOf = (token: string): string | undefined => {
+    const jwt = config.jwt && createJwtVerifier(config.jwt, config.retryAfterSeconds)
+    /** Who a token is, when that is known without asking anyone: the sandbox, AUTH_TOKENS, a JWT seen lately. */
+    const principalOf = (token: string, tokenDigest: string): string | undefined => {
       if (config.sandbox) return `sandbox:${hash('sha256', token, 'hex').slice(0, 32)}`
-      return known.get(digest(token))
+      return known.get(tokenDigest) ?? jwt?.remembered(tokenDigest)
+    }
+
+    // A failure counts against the client's address: past the limit, guessing gets 429, not 401.
+    const refuse = (request: FastifyRequest, refusal: HttpError, done: (error?: Error) => void) => {
+      app
+        .authFailureLimited(request)
+        .then(({ limited, retryAfter }) => done(limited ? tooMany(retryAfter, 'address') : refusal), done)
     }
 
     app.decorateRequest('principal', '')
@@ -31,16 +43,22 @@ export default fp(
       // An answer for one principal is no one else's: no cache may keep it, a 401 included.
       reply.header('cache-control', 'no-store')
       const token = bearerToken(request.headers.authorization)
-      const principal = token === undefined ? undefined : principalOf(token)
+      if (token === undefined) return refuse(request, tokenRequired(), done)
+      const tokenDigest = digest(token)
+      const principal = principalOf(token, tokenDigest)
       if (principal !== undefined) {
         request.principal = principal
         return done()
       }
-      // A failure counts against the client's address: past the limit, guessing gets 429, not 401.
-      const refusal = token === undefined ? tokenRequired() : tokenInvalid()
-      app
-        .authFailureLimited(request)
-        .then(({ limited, retryAfter }) => done(limited ? tooMany(retryAfter, 'address') : refusal), done)
+      if (!jwt || !looksLikeJwt(token)) return refuse(request, tokenInvalid(), done)
+      jwt.verify(token, tokenDigest).then(
+        (subject) => {
+          request.principal = subject
+          done()
+        },
+        // A 503 (the key set out of reach) is no failed guess, and is not counted.
+        (error: HttpError) => (error.statusCode === 401 ? refuse(request, error, done) : done(error)),
+      )
     })
   },
   { name: 'auth', dependencies: ['rate-limit'] },
