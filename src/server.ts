@@ -27,6 +27,12 @@ try {
   console.error(error.message)
   process.exit(1)
 }
+if (config.jwt) {
+  const { issuer, audience, jwksUrl } = config.jwt
+  // The secret itself is never logged, only that there is one.
+  const keys = jwksUrl ? `the key set at ${jwksUrl}` : 'a shared secret (JWT_SECRET)'
+  app.log.info({ issuer, audience }, `accepting JSON Web Tokens signed with ${keys}`)
+}
 if (config.devPrincipal) {
   app.log.warn(`AUTH_TOKENS is not set: one development principal, token '${DEV_TOKEN}'`)
 }

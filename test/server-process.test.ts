@@ -4,6 +4,7 @@ import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { claims, KeySet, sign, signingKey } from '../scripts/lib/key-set.js'
 import { listAll } from '../scripts/lib/paging.js'
 import { refusedStart, type ServerProcess, startServer } from './helpers/server-process.js'
 
@@ -186,6 +187,34 @@ describe('the server process', () => {
     const server = await start({ AUTH_TOKENS: '' })
     expect(server.output()).toContain("token 'dev-token'")
     expect((await send(server, '/plants', { token: 'dev-token' })).status).toBe(200)
+  })
+
+  it('accepts JWTs from a key set it fetches over HTTP, and names the issuer in its log', async () => {
+    const keySet = new KeySet()
+    const key = await signingKey('process')
+    await keySet.publish(key)
+    await keySet.start()
+    try {
+      const server = await start({ ...keySet.env(), NODE_ENV: 'production' })
+      expect(server.output()).toMatch(/accepting JSON Web Tokens/)
+      expect(server.output()).toContain(keySet.url)
+      const token = await sign(key, claims({ sub: 'alice' }))
+      expect((await send(server, '/plants', { token })).status).toBe(200)
+      expect(keySet.fetches).toBe(1)
+      const expired = await send(server, '/plants', { token: await sign(key, claims({ exp: 1 })) })
+      expect(expired.status).toBe(401)
+      expect(expired.headers.get('www-authenticate')).toContain('error_description="the token has expired"')
+      expect(server.output()).not.toContain(token.split('.')[2])
+    } finally {
+      await keySet.close()
+    }
+  })
+
+  it('never writes JWT_SECRET to its log', async () => {
+    const secret = 'a shared secret that must stay out of every log line'
+    const server = await start({ JWT_SECRET: secret, JWT_ISSUER: 'https://id.example', JWT_AUDIENCE: 'p' })
+    expect(server.output()).toMatch(/accepting JSON Web Tokens.*shared secret/)
+    expect(server.output()).not.toContain(secret)
   })
 
   it.each([
