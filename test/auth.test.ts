@@ -1,19 +1,6 @@
 // Bearer authentication: missing, malformed and unknown tokens, the dev principal, the sandbox, and logs.
-import { Writable } from 'node:stream'
 import { describe, expect, it } from 'vitest'
-import { ALICE, build } from './helpers/build.js'
-
-/** A log stream for a test app, at trace level, and what it has received so far. */
-function captureLogs(): { stream: Writable; logs: () => string } {
-  let text = ''
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      text += chunk
-      done()
-    },
-  })
-  return { stream, logs: () => text }
-}
+import { ALICE, build, captureLogs } from './helpers/build.js'
 
 describe('bearer authentication', () => {
   it.each([

@@ -1,5 +1,4 @@
 // JWT bearer tokens: minted here, verified against a key set served on 127.0.0.1 or a shared secret.
-import { Writable } from 'node:stream'
 import { exportJWK, SignJWT, UnsecuredJWT } from 'jose'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import {
@@ -11,7 +10,7 @@ import {
   sign,
   signingKey,
 } from '../scripts/lib/key-set.js'
-import { ALICE, build } from './helpers/build.js'
+import { ALICE, build, captureLogs } from './helpers/build.js'
 
 const SECRET = 'a shared secret of more than 32 characters'
 const now = () => Math.floor(Date.now() / 1000)
@@ -199,22 +198,16 @@ describe('JWTs from a key set', () => {
   })
 
   it('writes no token to a log at trace level', async () => {
-    let text = ''
-    const stream = new Writable({
-      write(chunk, _encoding, done) {
-        text += chunk
-        done()
-      },
-    })
+    const { stream, logs } = captureLogs()
     const logged = await build(keySet.env(), { level: 'trace', stream })
     const valid = await sign(key)
     const expired = await sign(key, claims({ exp: now() - 60 }))
     await logged.inject({ url: '/plants', headers: bearer(valid) })
     await logged.inject({ url: '/plants', headers: bearer(expired) })
     await logged.close()
-    expect(text).toContain('request completed')
+    expect(logs()).toContain('request completed')
     for (const token of [valid, expired]) {
-      for (const part of token.split('.')) expect(text).not.toContain(part)
+      for (const part of token.split('.')) expect(logs()).not.toContain(part)
     }
   })
 })

@@ -1,6 +1,7 @@
 // Builds the app for tests: in-memory store (a new PostgreSQL database when TEST_STORE=postgres), two
 // principals, the document loaded once per file. The helper closes what it builds itself, so a failed
 // assertion cannot leave an app open.
+import { Writable } from 'node:stream'
 import type { FastifyInstance, FastifyServerOptions } from 'fastify'
 import { afterAll, inject, onTestFinished } from 'vitest'
 import { createDatabase } from '../../scripts/lib/postgres.js'
@@ -42,4 +43,16 @@ export async function build(
     fileScoped.add(app)
   }
   return app
+}
+
+/** A log stream for a test app, at trace level, and what it has received so far. */
+export function captureLogs(): { stream: Writable; logs: () => string } {
+  let text = ''
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      text += chunk
+      done()
+    },
+  })
+  return { stream, logs: () => text }
 }
