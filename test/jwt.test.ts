@@ -39,6 +39,8 @@ function expectRefused(
   why: string,
 ) {
   expect(res.statusCode).toBe(401)
+  // RFC 6750: error_description is a quoted string without `"` or `\`.
+  expect(why).toMatch(/^[\x20\x21\x23-\x5B\x5D-\x7E]+$/)
   expect(res.json()).toEqual({ error: 401, message: `the bearer token is not valid: ${why}` })
   expect(res.headers['www-authenticate']).toBe(
     `Bearer realm="plant-store", error="invalid_token", error_description="${why}"`,
@@ -75,19 +77,24 @@ describe('JWTs from a key set', () => {
     ['expired', () => sign(key, claims({ exp: now() - 60 })), 'the token has expired'],
     ['not yet valid', () => sign(key, claims({ nbf: now() + 600 })), 'the token is not valid yet'],
     [
+      'whose nbf is not a time',
+      () => sign(key, claims({ nbf: 'tomorrow' as unknown as number })),
+      "the token's nbf claim is not a number",
+    ],
+    [
       'from another issuer',
       () => sign(key, claims({ iss: 'https://evil.example' })),
-      'the token\'s "iss" claim is not the one expected',
+      "the token's iss claim is not the one expected",
     ],
     [
       'for another audience',
       () => sign(key, claims({ aud: 'billing' })),
-      'the token\'s "aud" claim is not the one expected',
+      "the token's aud claim is not the one expected",
     ],
-    ['without an issuer', () => sign(key, claims({ iss: undefined })), 'the token has no "iss" claim'],
-    ['without an expiry', () => sign(key, claims({ exp: undefined })), 'the token has no "exp" claim'],
-    ['without a subject', () => sign(key, claims({ sub: undefined })), 'the token has no "sub" claim'],
-    ['with an empty subject', () => sign(key, claims({ sub: '' })), 'the token\'s "sub" claim is not a name'],
+    ['without an issuer', () => sign(key, claims({ iss: undefined })), 'the token has no iss claim'],
+    ['without an expiry', () => sign(key, claims({ exp: undefined })), 'the token has no exp claim'],
+    ['without a subject', () => sign(key, claims({ sub: undefined })), 'the token has no sub claim'],
+    ['with an empty subject', () => sign(key, claims({ sub: '' })), "the token's sub claim is not a name"],
     [
       'signed by another key with the same kid',
       () => sign(other, claims()),

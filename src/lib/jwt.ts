@@ -23,16 +23,20 @@ const ASYMMETRIC = [
 ]
 const HMAC = ['HS256', 'HS384', 'HS512']
 
-/** Why a token was refused, in words a caller can act on (the `error_description` of the challenge). */
+/**
+ * Why a token was refused, in words a caller can act on. It is the challenge's `error_description`,
+ * whose quoted string RFC 6750 forbids `"` and `\` in: claim names are written bare.
+ */
 function why(error: { code?: string; claim?: string; reason?: string }): string {
   switch (error.code) {
     case 'ERR_JWT_EXPIRED':
       return 'the token has expired'
     case 'ERR_JWT_CLAIM_VALIDATION_FAILED':
-      if (error.reason === 'missing') return `the token has no "${error.claim}" claim`
+      if (error.reason === 'missing') return `the token has no ${error.claim} claim`
+      // jose's one `invalid`: a time claim (exp, nbf, iat) that is not a number of seconds.
+      if (error.reason === 'invalid') return `the token's ${error.claim} claim is not a number`
       if (error.claim === 'nbf') return 'the token is not valid yet'
-      if (error.claim === 'iat') return 'the token was issued in the future'
-      return `the token's "${error.claim}" claim is not the one expected`
+      return `the token's ${error.claim} claim is not the one expected`
     case 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED':
       return "the token's signature does not verify"
     case 'ERR_JOSE_ALG_NOT_ALLOWED':
@@ -103,7 +107,7 @@ export function createJwtVerifier(config: JwtConfig, retryAfterSeconds: number):
         throw tokenInvalid(why(error))
       }
       const { sub, exp = 0 } = payload
-      if (typeof sub !== 'string' || sub === '') throw tokenInvalid('the token\'s "sub" claim is not a name')
+      if (typeof sub !== 'string' || sub === '') throw tokenInvalid("the token's sub claim is not a name")
       // The oldest entry goes first when memory is full: Maps keep insertion order.
       if (memory.size >= REMEMBERED) memory.delete(memory.keys().next().value as string)
       memory.set(digest, { principal: sub, until: Math.min(exp * 1000, Date.now() + REMEMBER_MS) })
