@@ -6,13 +6,14 @@ import {
   claims,
   ISSUER,
   KeySet,
+  SHARED_SECRET,
   type SigningKey,
   sign,
   signingKey,
+  signWithSecret,
 } from '../scripts/lib/key-set.js'
 import { ALICE, build, captureLogs } from './helpers/build.js'
 
-const SECRET = 'a shared secret of more than 32 characters'
 const now = () => Math.floor(Date.now() / 1000)
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
 
@@ -220,20 +221,17 @@ describe('JWTs from a key set', () => {
 })
 
 describe('JWTs with a shared secret', () => {
-  const secret = new TextEncoder().encode(SECRET)
-  const withSecret = () => build({ JWT_SECRET: SECRET, JWT_ISSUER: ISSUER, JWT_AUDIENCE: AUDIENCE })
+  const withSecret = () => build({ JWT_SECRET: SHARED_SECRET, JWT_ISSUER: ISSUER, JWT_AUDIENCE: AUDIENCE })
 
   it.each(['HS256', 'HS384', 'HS512'])('accepts a token signed %s with the secret', async (alg) => {
     const app = await withSecret()
-    const token = await new SignJWT(claims()).setProtectedHeader({ alg }).sign(secret)
+    const token = await signWithSecret(claims(), alg)
     expect((await app.inject({ url: '/plants', headers: bearer(token) })).statusCode).toBe(200)
   })
 
   it('refuses a token signed with another secret, or by a key pair', async () => {
     const app = await withSecret()
-    const wrong = await new SignJWT(claims())
-      .setProtectedHeader({ alg: 'HS256' })
-      .sign(new TextEncoder().encode(`${SECRET}!`))
+    const wrong = await signWithSecret(claims(), 'HS256', `${SHARED_SECRET}!`)
     expectRefused(
       await app.inject({ url: '/plants', headers: bearer(wrong) }),
       "the token's signature does not verify",

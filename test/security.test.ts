@@ -1,8 +1,7 @@
 // Generated from the document's security: every secured operation refuses a missing, malformed,
 // unknown or misplaced token, and no principal reaches another's plants; CORS per configuration.
-import { SignJWT } from 'jose'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { AUDIENCE, ISSUER } from '../scripts/lib/key-set.js'
+import { AUDIENCE, claims, ISSUER, SHARED_SECRET, signWithSecret } from '../scripts/lib/key-set.js'
 import type { OperationEntry } from '../src/document.js'
 import { loadSpec } from '../src/spec.js'
 import { build } from './helpers/build.js'
@@ -15,11 +14,7 @@ const schemes = (spec.dereferenced.components?.securitySchemes ?? {}) as Record<
   { type: string; scheme?: string }
 >
 
-const SECRET = 'a shared secret of more than 32 characters'
-const jwtFor = (sub: string) =>
-  new SignJWT({ sub, iss: ISSUER, aud: AUDIENCE, exp: Math.floor(Date.now() / 1000) + 3600 })
-    .setProtectedHeader({ alg: 'HS256' })
-    .sign(new TextEncoder().encode(SECRET))
+const EXPIRED_JWT = await signWithSecret(claims({ sub: 'alice', exp: 1 }))
 
 // One principal per operation besides alice, so that each operation meets a principal with no plants
 // of its own: static tokens for half the cases, JWTs for the other half.
@@ -29,7 +24,7 @@ const AUTH_TOKENS = [
 ]
 const env = {
   AUTH_TOKENS: AUTH_TOKENS.join(','),
-  JWT_SECRET: SECRET,
+  JWT_SECRET: SHARED_SECRET,
   JWT_ISSUER: ISSUER,
   JWT_AUDIENCE: AUDIENCE,
 }
@@ -85,64 +80,33 @@ describe.each(secured)('$operationId ($method $path) without a valid bearer toke
   beforeAll(async () => {
     app = await build(env)
   })
-  const expired = async () =>
-    `Bearer ${await new SignJWT({ sub: 'alice', iss: ISSUER, aud: AUDIENCE, exp: 1 })
-      .setProtectedHeader({ alg: 'HS256' })
-      .sign(new TextEncoder().encode(SECRET))}`
-
-  it.each<[string, () => Promise<Record<string, string>>, string, string]>([
-    ['no Authorization header', async () => ({}), '', 'a bearer token is required'],
-    ['an empty header', async () => ({ authorization: '' }), '', 'a bearer token is required'],
-    [
-      'the scheme without a token',
-      async () => ({ authorization: 'Bearer ' }),
-      '',
-      'a bearer token is required',
-    ],
-    [
-      'another scheme',
-      async () => ({ authorization: 'Basic YWxpY2U6dG9rZW4tYQ==' }),
-      '',
-      'a bearer token is required',
-    ],
-    [
-      'a token without a scheme',
-      async () => ({ authorization: 'token-a' }),
-      '',
-      'a bearer token is required',
-    ],
-    [
-      'two tokens',
-      async () => ({ authorization: 'Bearer token-a token-a' }),
-      '',
-      'a bearer token is required',
-    ],
-    ['the token in the query string', async () => ({}), 'access_token=token-a', 'a bearer token is required'],
-    [
-      'the token in a cookie',
-      async () => ({ cookie: 'access_token=token-a' }),
-      '',
-      'a bearer token is required',
-    ],
-    [
-      'an unknown token',
-      async () => ({ authorization: 'Bearer token-z' }),
-      '',
-      'the bearer token is not valid',
-    ],
-    [
-      'an expired JWT',
-      async () => ({ authorization: await expired() }),
-      '',
-      'the bearer token is not valid: the token has expired',
-    ],
-  ])('answers 401 to %s and changes nothing', async (_case, headers, query, message) => {
+  const REQUIRED = 'a bearer token is required'
+  it.each<{ case: string; headers?: Record<string, string>; query?: string; message: string }>([
+    { case: 'no Authorization header', message: REQUIRED },
+    { case: 'an empty header', headers: { authorization: '' }, message: REQUIRED },
+    { case: 'the scheme without a token', headers: { authorization: 'Bearer ' }, message: REQUIRED },
+    { case: 'another scheme', headers: { authorization: 'Basic YWxpY2U6dG9rZW4tYQ==' }, message: REQUIRED },
+    { case: 'a token without a scheme', headers: { authorization: 'token-a' }, message: REQUIRED },
+    { case: 'two tokens', headers: { authorization: 'Bearer token-a token-a' }, message: REQUIRED },
+    { case: 'the token in the query string', query: 'access_token=token-a', message: REQUIRED },
+    { case: 'the token in a cookie', headers: { cookie: 'access_token=token-a' }, message: REQUIRED },
+    {
+      case: 'an unknown token',
+      headers: { authorization: 'Bearer token-z' },
+      message: 'the bearer token is not valid',
+    },
+    {
+      case: 'an expired JWT',
+      headers: { authorization: `Bearer ${EXPIRED_JWT}` },
+      message: 'the bearer token is not valid: the token has expired',
+    },
+  ])('answers 401 to $case and changes nothing', async ({ headers, query, message }) => {
     const before = await app.inject({ url: '/plants', headers: ALICE })
     const request = requestFor(entry, '4242', 'Intruder')
     const res = await app.inject({
       ...request,
       url: query ? `${request.url}?${query}` : request.url,
-      headers: { ...request.headers, ...(await headers()) },
+      headers: { ...request.headers, ...headers },
     })
     expect(res.statusCode).toBe(401)
     expect(res.json()).toEqual({ error: 401, message })
@@ -185,7 +149,7 @@ describe.each(['static token', 'JWT'])('one principal and another (%s)', (kind) 
   it.each(secured)('$operationId by another principal never reaches alice’s plants', async (entry) => {
     const other =
       kind === 'JWT'
-        ? { authorization: `Bearer ${await jwtFor(`jwt-${entry.operationId}`)}` }
+        ? { authorization: `Bearer ${await signWithSecret(claims({ sub: `jwt-${entry.operationId}` }))}` }
         : { authorization: `Bearer token-${entry.operationId}` }
     for (const { id } of alicePlants) {
       const request = requestFor(entry, id, `Not alice's ${entry.operationId}`)

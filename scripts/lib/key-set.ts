@@ -1,5 +1,5 @@
-// An identity provider for tests and the benchmark: a JSON Web Key Set served on 127.0.0.1, and tokens
-// signed with its keys.
+// An identity provider for tests and the benchmark: a JSON Web Key Set served on 127.0.0.1, tokens
+// signed with its keys, and tokens signed with a shared secret.
 import { once } from 'node:events'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -33,6 +33,15 @@ export const claims = (more: JWTPayload = {}): JWTPayload => ({
 
 export const sign = (key: SigningKey, payload: JWTPayload = claims()): Promise<string> =>
   new SignJWT(payload).setProtectedHeader({ alg: 'RS256', kid: key.kid }).sign(key.privateKey)
+
+/** Without a key set: the secret a server is given as JWT_SECRET, and tokens signed with it. */
+export const SHARED_SECRET = 'a shared secret of more than 32 characters'
+
+export const signWithSecret = (
+  payload: JWTPayload = claims(),
+  alg = 'HS256',
+  secret = SHARED_SECRET,
+): Promise<string> => new SignJWT(payload).setProtectedHeader({ alg }).sign(new TextEncoder().encode(secret))
 
 /** The key set's server: what it publishes can change, it can fail, and it counts the fetches. */
 export class KeySet {

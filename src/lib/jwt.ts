@@ -1,5 +1,5 @@
 // JSON Web Tokens from an identity provider (jose): a key set fetched from its URL, or a shared secret.
-import { createRemoteJWKSet, type JWTVerifyGetKey, type JWTVerifyOptions, jwtVerify } from 'jose'
+import { createRemoteJWKSet, type JWTVerifyOptions, jwtVerify } from 'jose'
 import type { JwtConfig } from '../config.js'
 import { tokenInvalid } from './bearer.js'
 import { HttpError } from './errors.js'
@@ -70,11 +70,6 @@ export interface JwtVerifier {
 }
 
 export function createJwtVerifier(config: JwtConfig, retryAfterSeconds: number): JwtVerifier {
-  // jose keeps the fetched set (ten minutes), and fetches again at once for a `kid` it does not know,
-  // at most every 30 s: a provider's rotated key is taken without a restart.
-  const key: Uint8Array | JWTVerifyGetKey = config.jwksUrl
-    ? createRemoteJWKSet(config.jwksUrl)
-    : new TextEncoder().encode(config.secret)
   const options: JWTVerifyOptions = {
     issuer: config.issuer,
     audience: config.audience,
@@ -82,6 +77,12 @@ export function createJwtVerifier(config: JwtConfig, retryAfterSeconds: number):
     // A token without an expiry would be good for ever once leaked.
     requiredClaims: ['sub', 'exp'],
   }
+  // jose keeps the fetched set (ten minutes), and fetches again at once for a `kid` it does not know,
+  // at most every 30 s: a provider's rotated key is taken without a restart.
+  const keySet = config.jwksUrl && createRemoteJWKSet(config.jwksUrl)
+  const secret = new TextEncoder().encode(config.secret)
+  const check = (token: string) =>
+    keySet ? jwtVerify(token, keySet, options) : jwtVerify(token, secret, options)
   const memory = new Map<string, { principal: string; until: number }>()
   return {
     remembered(digest) {
@@ -94,7 +95,7 @@ export function createJwtVerifier(config: JwtConfig, retryAfterSeconds: number):
     async verify(token, digest) {
       let payload: { sub?: unknown; exp?: number }
       try {
-        ;({ payload } = await jwtVerify(token, key as JWTVerifyGetKey, options))
+        ;({ payload } = await check(token))
       } catch (caught) {
         const error = caught as Error & { code?: string }
         if (error.code === undefined || KEY_SET_UNAVAILABLE.has(error.code)) {

@@ -24,8 +24,9 @@ export default fp(
     const known = new Map([...config.tokens].map(([token, principal]) => [digest(token), principal]))
     const jwt = config.jwt && createJwtVerifier(config.jwt, config.retryAfterSeconds)
     /** Who a token is, when that is known without asking anyone: the sandbox, AUTH_TOKENS, a JWT seen lately. */
-    const principalOf = (token: string, tokenDigest: string): string | undefined => {
-      if (config.sandbox) return `sandbox:${hash('sha256', token, 'hex').slice(0, 32)}`
+    const principalOf = (tokenDigest: string): string | undefined => {
+      // The same SHA-256 as the digest, in hex as sandbox principals have always been named.
+      if (config.sandbox) return `sandbox:${Buffer.from(tokenDigest, 'base64').toString('hex').slice(0, 32)}`
       return known.get(tokenDigest) ?? jwt?.remembered(tokenDigest)
     }
 
@@ -45,7 +46,7 @@ export default fp(
       const token = bearerToken(request.headers.authorization)
       if (token === undefined) return refuse(request, tokenRequired(), done)
       const tokenDigest = digest(token)
-      const principal = principalOf(token, tokenDigest)
+      const principal = principalOf(tokenDigest)
       if (principal !== undefined) {
         request.principal = principal
         return done()
