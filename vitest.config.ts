@@ -17,7 +17,6 @@ if (!postgres)
 
 export default defineConfig({
   test: {
-    setupFiles: ['test/helpers/msw-on-node-20.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     projects: [

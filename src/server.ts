@@ -1,4 +1,6 @@
 // Starts the plant store: reads the configuration, listens, and shuts down gracefully on SIGTERM/SIGINT.
+// First: it must run before any import below loads the SQLite driver.
+import './lib/supported-node.js'
 import closeWithGrace from 'close-with-grace'
 import { buildApp } from './app.js'
 import { DEV_TOKEN, loadConfig } from './config.js'

@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { claims, KeySet, sign, signingKey } from '../scripts/lib/key-set.js'
 import { listAll } from '../scripts/lib/paging.js'
+import { repoRoot, runToExit } from '../scripts/lib/processes.js'
 import { refusedStart, type ServerProcess, startServer } from './helpers/server-process.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'plant-store-'))
@@ -181,6 +182,22 @@ describe('the server process', () => {
     expect(exit).toBe(1)
     expect(output).toContain(`port ${port} on 127.0.0.1 is in use: set PORT to another port`)
     expect(output).not.toMatch(/\n\s+at /)
+  })
+
+  it('refuses to start on a Node release older than 22.12, in one line', async () => {
+    // The SQLite driver would crash such a Node with no message: the check must come before it loads.
+    const olderNode = 'data:text/javascript,Object.defineProperty(process.versions,"node",{value:"20.20.2"})'
+    const { exit, output } = await runToExit({
+      name: 'server on an old Node',
+      command: process.execPath,
+      args: ['--import', olderNode, '--import', 'tsx', join(repoRoot, 'src', 'server.ts')],
+      env,
+      timeoutMs: 15_000,
+    })
+    expect(exit).toBe(1)
+    expect(output.trim()).toBe(
+      'The plant store needs Node.js 22.12 or newer (22, 24 or 26); this is Node 20.20.2.',
+    )
   })
 
   it('says so in its log when it uses the development token', async () => {

@@ -5,9 +5,9 @@
 import { readFile, writeFile } from 'node:fs/promises'
 import openapiTS, { astToString } from 'openapi-typescript'
 import ts from 'typescript'
-import { loadSpec, specPath } from '../src/spec.js'
+import { loadSpec, specPath } from '../../src/spec.js'
 
-const specUrl = new URL('../spec/openapi.yaml', import.meta.url)
+const specUrl = new URL('../../spec/openapi.yaml', import.meta.url)
 const header = '// Generated from spec/openapi.yaml by `npm run generate`. Do not edit.\n\n'
 
 // JSON numbers beyond 2^53 cannot be JavaScript numbers, so the server hands int64 values beyond
@@ -51,7 +51,7 @@ export const outputs = {
 const isMain = process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'))
 if (isMain) {
   for (const [file, generate] of Object.entries(outputs)) {
-    const outUrl = new URL(`../${file}`, import.meta.url)
+    const outUrl = new URL(`../../${file}`, import.meta.url)
     const text = await generate()
     if (process.argv.includes('--check')) {
       const current = await readFile(outUrl, 'utf8').catch(() => '')
