@@ -2,19 +2,48 @@
 // mode behaves and words its errors as the server does, the examples mode serves the document's
 // examples with Prism's rules, and delay, network error and one-shot overrides work in both.
 import { setupServer } from 'msw/node'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { nextAddress } from '../src/lib/link.js'
 import { createPlantStoreHandlers } from '../src/msw/index.js'
 import { ALICE, build } from './helpers/build.js'
 
 const BASE = 'http://plants.test/v1'
 const stateful = createPlantStoreHandlers({ baseUrl: BASE })
-const examples = createPlantStoreHandlers({ baseUrl: 'http://examples.test', mode: 'examples' })
-const server = setupServer(...stateful.handlers, ...examples.handlers)
+const EXAMPLES = 'http://examples.test/mock/v2'
+const examples = createPlantStoreHandlers({ baseUrl: EXAMPLES, mode: 'examples' })
+// A relative baseUrl, as in a page: resolved once, against the address the page has when they are made.
+vi.stubGlobal('location', { href: 'http://app.test/shop/cart?item=1' })
+const relative = createPlantStoreHandlers({ baseUrl: '/api/v1' })
+vi.unstubAllGlobals()
+const slash = createPlantStoreHandlers({ baseUrl: 'http://slash.test/v1/' })
+const server = setupServer(
+  ...stateful.handlers,
+  ...examples.handlers,
+  ...relative.handlers,
+  ...slash.handlers,
+)
 
+// 'error': a request that leaves the handlers (a Link that drops the base's path) fails, not goes out.
 beforeAll(() => server.listen({ onUnhandledFrame: 'error' }))
 afterEach(() => stateful.store.reset())
 afterAll(() => server.close())
+
+/** Every address a client reaches from `first` by following Link (RFC 8288: relative to the page). */
+async function followLinks(first: string, token = 'token-a'): Promise<{ urls: string[]; ids: number[] }> {
+  const urls: string[] = []
+  const ids: number[] = []
+  let url: string | undefined = first
+  while (url && urls.length < 20) {
+    urls.push(url)
+    const page: Response = await fetch(url, { headers: auth(token) })
+    expect(page.status, url).toBe(200)
+    ids.push(...((await page.json()) as { id: number }[]).map((p) => p.id))
+    const next = nextAddress(page.headers.get('link'))
+    url = next === undefined ? undefined : new URL(next, url).href
+  }
+  expect(url, 'the last page has no Link').toBeUndefined()
+  return { urls, ids }
+}
 
 const auth = (token = 'token-a') => ({ authorization: `Bearer ${token}` })
 const json = (body: string, token?: string) => ({
@@ -59,19 +88,14 @@ describe('stateful mode', () => {
     expect((lists[0] as unknown[]).length).toBeGreaterThan(0)
   })
 
-  it('pages with Link until the last page', async () => {
+  it('pages with Link until the last page, every address below the base address', async () => {
     for (let id = 100; id < 107; id++)
       await fetch(`${BASE}/plants`, { method: 'POST', ...json(`{"id":${id},"name":"p${id}"}`) })
-    const seen: number[] = []
-    let address: string | undefined = '/plants?limit=3'
-    for (let pages = 0; address && pages < 20; pages++) {
-      const page: Response = await fetch(`${BASE}${address}`, { headers: auth() })
-      seen.push(...((await page.json()) as { id: number }[]).map((p) => p.id))
-      address = nextAddress(page.headers.get('link'))
-    }
-    expect(address).toBeUndefined()
-    expect(seen).toEqual([...seen].sort((a, b) => a - b))
-    expect(seen.filter((id) => id >= 100)).toEqual([100, 101, 102, 103, 104, 105, 106])
+    const { urls, ids } = await followLinks(`${BASE}/plants?limit=3`)
+    expect(urls.length).toBeGreaterThan(3)
+    for (const url of urls) expect(url.startsWith(`${BASE}/plants?`), url).toBe(true)
+    expect(ids).toEqual([...ids].sort((a, b) => a - b))
+    expect(ids.filter((id) => id >= 100)).toEqual([100, 101, 102, 103, 104, 105, 106])
   })
 
   it('answers bad requests with the same status and message as the real server', async () => {
@@ -137,53 +161,68 @@ describe('stateful mode', () => {
 
 describe('examples mode', () => {
   it("serves the first success and its first example, as Prism does, and Prefer's choice", async () => {
-    const first = await fetch('http://examples.test/plants/1', { headers: auth() })
+    const first = await fetch(`${EXAMPLES}/plants/1`, { headers: auth() })
     expect(first.status).toBe(200)
     expect(await first.json()).toMatchObject({ id: expect.any(Number), name: expect.any(String) })
-    const notFound = await fetch('http://examples.test/plants/1', {
+    const notFound = await fetch(`${EXAMPLES}/plants/1`, {
       headers: { ...auth(), prefer: 'code=404' },
     })
     expect(notFound.status).toBe(404)
     expect(await notFound.json()).toMatchObject({ error: 404 })
-    const byQuery = await fetch('http://examples.test/plants/1?__code=404', { headers: auth() })
+    const byQuery = await fetch(`${EXAMPLES}/plants/1?__code=404`, { headers: auth() })
     expect(byQuery.status).toBe(404)
-    const unknown = await fetch('http://examples.test/plants/1', {
+    const unknown = await fetch(`${EXAMPLES}/plants/1`, {
       headers: { ...auth(), prefer: 'example=nope' },
     })
     expect(unknown.status).toBe(400)
   })
 
   it('checks the Authorization form and validates the request against the document', async () => {
-    expect((await fetch('http://examples.test/plants')).status).toBe(401)
-    const invalid = await fetch('http://examples.test/plants/abc', { headers: auth() })
+    expect((await fetch(`${EXAMPLES}/plants`)).status).toBe(401)
+    const invalid = await fetch(`${EXAMPLES}/plants/abc`, { headers: auth() })
     expect([invalid.status, ((await invalid.json()) as { error: number }).error]).toEqual([400, 400])
   })
 
-  it('ends paging: the page a Link leads to has no Link', async () => {
-    const first = await fetch('http://examples.test/plants?limit=1', { headers: auth() })
-    const next = nextAddress(first.headers.get('link'))
-    expect(next).toBeDefined()
-    const second = await fetch(`http://examples.test${next}`, { headers: auth() })
-    expect(second.status).toBe(200)
-    expect(second.headers.get('link')).toBeNull()
+  it('ends paging below the base address: the page a Link leads to has no Link', async () => {
+    const { urls } = await followLinks(`${EXAMPLES}/plants?limit=1`)
+    expect(urls).toHaveLength(2)
+    expect(urls[1]?.startsWith(`${EXAMPLES}/plants?`), urls[1]).toBe(true)
+  })
+})
+
+describe('baseUrl', () => {
+  it('a relative one is resolved against the page address, as MSW resolves relative paths', async () => {
+    const { urls, ids } = await followLinks('http://app.test/api/v1/plants?limit=1')
+    expect(urls.length).toBeGreaterThan(1)
+    for (const url of urls) expect(url.startsWith('http://app.test/api/v1/plants?'), url).toBe(true)
+    expect(ids.length).toBe(urls.length)
+  })
+
+  it('a relative one outside a browser (no location) is refused, saying what to give instead', () => {
+    expect(() => createPlantStoreHandlers({ baseUrl: '/api' })).toThrow(
+      /baseUrl \/api is relative, and there is no page address .* such as http:\/\/localhost:3000\/api/,
+    )
+    expect(() => createPlantStoreHandlers({ baseUrl: 'http://' })).toThrow('baseUrl http:// is not a URL')
+  })
+
+  it('a trailing slash changes nothing', async () => {
+    const { urls } = await followLinks('http://slash.test/v1/plants?limit=2')
+    expect(urls[1]?.startsWith('http://slash.test/v1/plants?'), urls[1]).toBe(true)
   })
 })
 
 describe('in both modes', () => {
-  it.each([BASE, 'http://examples.test'])(
-    '%s: Prefer delay holds the answer back, within a bound',
-    async (base) => {
-      const started = performance.now()
-      const slow = await fetch(`${base}/plants`, { headers: { ...auth(), prefer: 'delay=60' } })
-      expect(slow.status).toBe(200)
-      expect(performance.now() - started).toBeGreaterThanOrEqual(55)
-      const tooLong = await fetch(`${base}/plants`, { headers: { ...auth(), prefer: 'delay=600000' } })
-      expect(tooLong.status).toBe(400)
-      expect(((await tooLong.json()) as { message: string }).message).toMatch(/delay/)
-    },
-  )
+  it.each([BASE, EXAMPLES])('%s: Prefer delay holds the answer back, within a bound', async (base) => {
+    const started = performance.now()
+    const slow = await fetch(`${base}/plants`, { headers: { ...auth(), prefer: 'delay=60' } })
+    expect(slow.status).toBe(200)
+    expect(performance.now() - started).toBeGreaterThanOrEqual(55)
+    const tooLong = await fetch(`${base}/plants`, { headers: { ...auth(), prefer: 'delay=600000' } })
+    expect(tooLong.status).toBe(400)
+    expect(((await tooLong.json()) as { message: string }).message).toMatch(/delay/)
+  })
 
-  it.each([BASE, 'http://examples.test'])('%s: Prefer network-error makes the fetch fail', async (base) => {
+  it.each([BASE, EXAMPLES])('%s: Prefer network-error makes the fetch fail', async (base) => {
     await expect(
       fetch(`${base}/plants`, { headers: { ...auth(), prefer: 'network-error' } }),
     ).rejects.toThrow(TypeError)

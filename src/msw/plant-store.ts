@@ -6,6 +6,7 @@ import { type Answer, plantOperations } from '../core/plant-operations.js'
 import { type Document, dereference, givenPlants, type OperationEntry } from '../document.js'
 import { document as bundledDocument } from '../generated/document.js'
 import { errorBody, HttpError } from '../lib/errors.js'
+import { nextAddress, nextLink } from '../lib/link.js'
 import { openMemoryRepository } from '../repository/memory-repository.js'
 import { RequestReader } from './request-reader.js'
 
@@ -61,9 +62,14 @@ export class PlantStore {
     this.overrides = new Map()
   }
 
-  /** Answers a request as the handlers do; `path` is its path below the store's base address. */
-  async answer(request: Request, path = new URL(request.url).pathname): Promise<Outcome> {
+  /**
+   * Answers a request as the handlers do. `prefix` is the path of the store's base address (`/api/v1`):
+   * the request's path below it is the document's, and a page's `Link` gets it back in front, so a
+   * client that follows `Link` stays below the base address.
+   */
+  async answer(request: Request, prefix = ''): Promise<Outcome> {
     const url = new URL(request.url)
+    const path = url.pathname.slice(prefix.length)
     let delay = 0
     let secured = false
     try {
@@ -84,7 +90,7 @@ export class PlantStore {
         this.mode === 'examples'
           ? exampleAnswer(read.entry, prefer, url.searchParams, query)
           : await this.operate(read.entry, read.token ?? '', read.input)
-      return { response: respond(answer, secured), delay }
+      return { response: respond(prefixed(answer, prefix), secured), delay }
     } catch (error) {
       const { statusCode, message, headers } =
         error instanceof HttpError ? error : new HttpError(500, 'internal server error')
@@ -125,6 +131,13 @@ export class PlantStore {
       )
     return ms
   }
+}
+
+/** The answer with its `Link` address below `prefix`: the store's own addresses start at the document's root. */
+function prefixed(answer: Answer, prefix: string): Answer {
+  const next = nextAddress(answer.headers?.link)
+  if (prefix === '' || next === undefined || !next.startsWith('/')) return answer
+  return { ...answer, headers: { ...answer.headers, link: nextLink(`${prefix}${next}`) } }
 }
 
 /** RFC 7240 preferences: `delay=200, code=404, example=herbs, network-error`. */

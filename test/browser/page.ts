@@ -1,5 +1,6 @@
-// A small app page for the browser test: starts the plant store handlers in MSW's service worker, then
-// creates, lists (following Link), replaces and deletes a plant with plain fetch, showing each result.
+// A small app page for the browser test: starts the plant store handlers in MSW's service worker with a
+// relative baseUrl, as an app does, then creates, lists (following Link as the browser resolves it),
+// replaces and deletes a plant with plain fetch, showing each result.
 import { setupWorker } from 'msw/browser'
 import { nextAddress } from '../../src/lib/link.js'
 import { createPlantStoreHandlers } from '../../src/msw/index.js'
@@ -10,13 +11,12 @@ interface Element {
   textContent: string | null
   append(child: Element): void
 }
-const { location, document, window } = globalThis as unknown as {
-  location: { origin: string }
+const { document, window } = globalThis as unknown as {
   document: { getElementById(id: string): Element | null; createElement(tag: string): Element }
   window: Record<string, unknown>
 }
 
-const api = `${location.origin}/api`
+const api = '/api'
 const { handlers } = createPlantStoreHandlers({ baseUrl: api })
 const headers = { authorization: 'Bearer browser-token', 'content-type': 'application/json' }
 const steps = document.getElementById('steps') as Element
@@ -41,16 +41,23 @@ async function run() {
   show('create', created.status === 200, `${created.status} ${await created.text()}`)
 
   const ids: string[] = []
-  let address: string | undefined = '/plants?limit=2'
-  let pages = 0
-  while (address && pages < 50) {
-    const page: Response = await fetch(`${api}${address}`, { headers })
+  const addresses: string[] = []
+  // Link's address as it comes, handed to fetch: the browser resolves it against the page, as an app's would.
+  let address: string | undefined = `${api}/plants?limit=1`
+  while (address && addresses.length < 50) {
+    addresses.push(address)
+    const page: Response = await fetch(address, { headers })
+    if (page.status !== 200) break
     // The ids as the server wrote them: JSON.parse would round the largest.
     ids.push(...[...(await page.text()).matchAll(/"id":(-?\d+)/g)].map((m) => m[1] as string))
     address = nextAddress(page.headers.get('link'))
-    pages++
   }
-  show('list', address === undefined && ids.includes(id), `${pages} pages, ids ${ids.join(', ')}`)
+  const below = addresses.every((a) => a.startsWith(`${api}/plants?`))
+  show(
+    'list',
+    address === undefined && addresses.length > 1 && below && ids.includes(id),
+    `${addresses.length} pages (${addresses.join(' ')}), ids ${ids.join(', ')}`,
+  )
 
   const replaced = await fetch(`${api}/plants/${id}`, {
     method: 'PUT',

@@ -1,0 +1,75 @@
+// The README's vitest setup for frontend teams, run as it is written: its marked code blocks become the
+// files of a small app in a temporary folder, and vitest runs that app's tests with its own config
+// alone, so a README that drifts (globals, no exported server, a wrong import) fails here.
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { afterAll, expect, it } from 'vitest'
+import { repoRoot, runToExit } from '../scripts/lib/processes.js'
+
+const marker = /<!-- frontend-example: (\S+) -->\n```ts\n([\s\S]*?)```/g
+let app: string | undefined
+
+afterAll(async () => {
+  if (app) await rm(app, { recursive: true, force: true })
+})
+
+it("runs the README's setup, config and test under vitest's default configuration", async () => {
+  const readme = await readFile(join(repoRoot, 'README.md'), 'utf8')
+  const files = new Map([...readme.matchAll(marker)].map((m) => [m[1] as string, m[2] as string]))
+  expect([...files.keys()]).toEqual(
+    expect.arrayContaining(['vitest.config.ts', 'vitest.setup.ts', 'src/plants.test.ts']),
+  )
+  app = await mkdtemp(join(tmpdir(), 'frontend-app-'))
+  const dir = app
+  for (const [name, text] of files) {
+    await mkdir(dirname(join(dir, name)), { recursive: true })
+    await writeFile(join(dir, name), text)
+  }
+  await writeFile(join(dir, 'package.json'), '{ "name": "frontend-app", "private": true, "type": "module" }')
+  // The app's dependencies: msw and vitest as installed here, and plant-store/msw as this checkout's
+  // source (its package export is the built dist/, which a test should not have to build first).
+  const modules = join(dir, 'node_modules')
+  await mkdir(join(modules, 'plant-store'), { recursive: true })
+  for (const name of ['msw', 'vitest'])
+    await symlink(join(repoRoot, 'node_modules', name), join(modules, name), 'dir')
+  await writeFile(
+    join(modules, 'plant-store', 'package.json'),
+    '{ "name": "plant-store", "type": "module", "exports": { "./msw": "./msw.ts" } }',
+  )
+  await symlink(join(repoRoot, 'src/msw/index.ts'), join(modules, 'plant-store', 'msw.ts'))
+
+  const report = join(dir, 'report.json')
+  const { exit, output } = await runToExit({
+    name: 'frontend app tests',
+    command: process.execPath,
+    args: [
+      join(repoRoot, 'node_modules/vitest/vitest.mjs'),
+      'run',
+      '--reporter=json',
+      `--outputFile=${report}`,
+    ],
+    cwd: dir,
+    // An app's own shell: none of this run's vitest variables.
+    cleanEnv: true,
+    env: {
+      HOME: process.env.HOME,
+      NODE_OPTIONS: `--import ${join(repoRoot, 'node_modules/tsx/dist/loader.mjs')}`,
+    },
+    timeoutMs: 90_000,
+  })
+  const results = JSON.parse(await readFile(report, 'utf8').catch(() => '{}')) as {
+    numTotalTests?: number
+    numPassedTests?: number
+    testResults?: { message?: string; assertionResults?: { failureMessages?: string[] }[] }[]
+  }
+  // The JSON reporter keeps the failures to itself: shown with the process's output on a failure.
+  const failures = (results.testResults ?? []).flatMap((file) => [
+    file.message ?? '',
+    ...(file.assertionResults ?? []).flatMap((test) => test.failureMessages ?? []),
+  ])
+  const shown = [output, ...failures].filter(Boolean).join('\n')
+  expect(exit, shown).toBe(0)
+  expect(results.numTotalTests, shown).toBeGreaterThanOrEqual(2)
+  expect(results.numPassedTests, shown).toBe(results.numTotalTests)
+}, 120_000)
