@@ -6,8 +6,11 @@ import { type Started, startProcess } from '../scripts/lib/processes.js'
 import { createPlantStoreClient, ok, type PlantStoreError } from '../src/client/index.js'
 
 const targets: Record<string, () => ReturnType<typeof commands.server>> = {
-  server: () => commands.server({ env: { AUTH_TOKENS: 'alice:client-token-a,bob:client-token-b' } }),
-  sandbox: () => commands.sandbox({ env: { NODE_ENV: 'test' } }),
+  server: () =>
+    commands.server({
+      env: { AUTH_TOKENS: 'alice:client-token-a,bob:client-token-b', ...commands.overloadUnchecked },
+    }),
+  sandbox: () => commands.sandbox({ env: { NODE_ENV: 'test', ...commands.overloadUnchecked } }),
 }
 
 describe.each(Object.keys(targets))('the typed client against the %s', (name) => {

@@ -40,7 +40,11 @@ it.skipIf(why !== undefined)(
   'answers 507 on a full disk, keeps reads, and recovers when space returns',
   async () => {
     const plain = commands.server({
-      env: { DATABASE_URL: `sqlite:${mountPoint}/plants.db`, AUTH_TOKENS: 'alice:token-a' },
+      env: {
+        DATABASE_URL: `sqlite:${mountPoint}/plants.db`,
+        AUTH_TOKENS: 'alice:token-a',
+        ...commands.overloadUnchecked,
+      },
       cleanEnv: true,
     })
     server = await startProcess({

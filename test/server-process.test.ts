@@ -35,7 +35,8 @@ const send = (server: ServerProcess, path: string, init: RequestInit & { token?:
     },
   })
 
-describe('the server process', () => {
+// Every test starts the server as a process, some of them twice, each start allowed 15 s on a busy machine.
+describe('the server process', { timeout: 60_000 }, () => {
   it('serves every operation over HTTP and keeps acknowledged plants across kill -9', async () => {
     const first = await start()
     expect((await send(first, '/plants')).status).toBe(401)
@@ -145,10 +146,8 @@ describe('the server process', () => {
       }
     }
     const clients = Promise.all(Array.from({ length: 8 }, client))
-    const exit = await Promise.race([
-      server.exited,
-      new Promise((resolve) => setTimeout(resolve, 10_000, 'still running 10 s after SIGTERM')),
-    ])
+    // Exit 0, not the 1 of close-with-grace giving up on a shutdown past its 10 s.
+    const exit = await server.exited
     await clients
     expect(signalled).toBe(true)
     expect(exit).toBe(0)
@@ -173,7 +172,7 @@ describe('the server process', () => {
       `SIGTERM under load: ${answered.size} creates answered 200 and stored, ${refused.length} refused with 503, ` +
         `${unreachable} not reached`,
     )
-  }, 60_000)
+  })
 
   it('says in one line which port is in use, and exits 1', async () => {
     const first = await start()
