@@ -89,7 +89,7 @@ function tellWatchdog(line: string): void {
       stdio: ['pipe', 'ignore', 'ignore'],
     })
     watchdog.stdin?.on('error', () => {
-      // It died: the groups are still killed by this process's own exit handler.
+      // It died: spawned groups are then only stopped by this process, as before it existed.
     })
     // Neither the watchdog nor its pipe may keep this process alive.
     watchdog.unref()
