@@ -2,6 +2,7 @@
 // The API tests run twice: on SQLite, and on PostgreSQL when its binaries are installed (always on CI).
 import { defineConfig } from 'vitest/config'
 import { INSTALL_HINT, postgresBinDir } from './scripts/lib/postgres.js'
+import { exitWithParent } from './scripts/lib/processes.js'
 
 /** The API tests whose every case runs on each store. */
 const onEveryStore = [
@@ -10,6 +11,9 @@ const onEveryStore = [
   'test/int64-pages.test.ts',
   'test/security.test.ts',
 ]
+
+// Stopped from outside, the run ends with it, and what its workers started with them.
+exitWithParent()
 
 const postgres = postgresBinDir() !== undefined || process.env.CI === 'true'
 if (!postgres)

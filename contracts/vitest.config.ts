@@ -1,6 +1,11 @@
 // Vitest settings for `npm run contract`: the contract suite alone, one file, results as JUnit XML too.
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
+import { exitWithParent } from '../scripts/lib/processes.js'
+
+// Stopped from outside (its npm killed, a CI step's time-out), the run ends with it: the workers and
+// the targets they started end with it in turn.
+exitWithParent()
 
 export default defineConfig({
   test: {

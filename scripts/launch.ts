@@ -8,10 +8,10 @@
 //   proxy                 PROXY_HOST, PROXY_PORT (default 127.0.0.1:4011), PROXY_UPSTREAM (default
 //                         http://127.0.0.1:3000), the real server behind it
 //   sandbox               HOST, PORT (default 127.0.0.1:3000); the built server (npm run build)
-import { spawn } from 'node:child_process'
 import type { AddressInfo } from 'node:net'
 import { type Listen, mock, prismListening, proxy, sandbox } from './lib/commands.js'
 import { startLastPageFront } from './lib/last-page-front.js'
+import { spawnGuarded } from './lib/processes.js'
 
 function listen(prefix: string, port: number): Listen {
   const raw = process.env[`${prefix}PORT`]
@@ -38,7 +38,8 @@ if (!command) {
   process.exit(2)
 }
 
-const child = spawn(command.command, command.args, {
+// Guarded: if this launcher is killed outright, the child does not outlive it.
+const child = spawnGuarded(command.command, command.args, {
   env: { ...process.env, ...command.env },
   stdio: ['inherit', mockListen ? 'pipe' : 'inherit', 'inherit'],
 })

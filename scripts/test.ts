@@ -14,7 +14,7 @@ interface Stage {
 const stages: Stage[] = [
   { name: 'lint: Biome', command: ['biome', 'check', '.'] },
   { name: 'lint: TypeScript', command: ['tsc', '--noEmit'] },
-  { name: 'lint: the OpenAPI document', command: ['tsx', 'scripts/lint-spec.ts'] },
+  { name: 'lint: the OpenAPI document', command: ['node', '--import', 'tsx', 'scripts/lint-spec.ts'] },
   {
     name: 'unit and integration tests',
     command: [
@@ -33,12 +33,16 @@ const stages: Stage[] = [
   },
   {
     name: 'compatibility with the released document',
-    command: ['tsx', 'contracts/compat/run-compat.ts'],
+    command: ['node', '--import', 'tsx', 'contracts/compat/run-compat.ts'],
     junit: 'reports/compat.junit.xml',
   },
-  { name: 'Dredd', command: ['tsx', 'contracts/dredd/run-dredd.ts'], junit: 'reports/dredd.junit.xml' },
+  {
+    name: 'Dredd',
+    command: ['node', '--import', 'tsx', 'contracts/dredd/run-dredd.ts'],
+    junit: 'reports/dredd.junit.xml',
+  },
   { name: 'build', command: ['tsc', '-p', 'tsconfig.build.json'] },
-  { name: 'benchmark, quick mode', command: ['tsx', 'bench/run-bench.ts', '--quick'] },
+  { name: 'benchmark, quick mode', command: ['node', '--import', 'tsx', 'bench/run-bench.ts', '--quick'] },
 ]
 
 interface Counts {

@@ -59,6 +59,27 @@ describe('the launchers', () => {
     90_000,
   )
 
+  it('npm run proxy: npm killed with SIGKILL leaves nothing listening', async () => {
+    const npm = await startProcess({
+      name: 'npm run proxy',
+      command: 'npm',
+      args: ['run', '--silent', 'proxy'],
+      env: { PROXY_PORT: '0' },
+      listening: prismListening,
+      timeoutMs: 60_000,
+    })
+    try {
+      expect(await refused(npm.url)).toBe(false)
+      // npm alone, as `timeout` or a CI step's time-out would: nothing passes a signal on.
+      npm.signal('SIGKILL')
+      await npm.exited
+      for (let i = 0; i < 100 && !(await refused(npm.url)); i++) await new Promise((r) => setTimeout(r, 100))
+      expect(await refused(npm.url), 'Prism outlived npm').toBe(true)
+    } finally {
+      await npm.kill9()
+    }
+  }, 90_000)
+
   it('npm run mock: a client that follows Link reaches a last page', async () => {
     const npm = await startProcess({
       name: 'npm run mock',

@@ -101,13 +101,16 @@ export function valueArbitrary(
     }
     case 'string': {
       const min = (schema.minLength as number | undefined) ?? 0
-      const max = (schema.maxLength as number | undefined) ?? 12
-      return fc
-        .oneof(
-          { weight: 4, arbitrary: fc.constantFrom(...WORDS) },
-          { weight: 1, arbitrary: fc.string({ unit: 'grapheme', maxLength: 12 }) },
-        )
-        .filter((s) => s.length >= min && s.length <= max)
+      const max = (schema.maxLength as number | undefined) ?? Number.POSITIVE_INFINITY
+      // No filter: for bounds that no word and no short string meets, a filter would never end. A
+      // bounded string is ASCII, so that the length drawn is the length JSON Schema counts.
+      const text =
+        min === 0 && max === Number.POSITIVE_INFINITY
+          ? fc.string({ unit: 'grapheme', maxLength: 12 })
+          : fc.string({ unit: 'grapheme-ascii', minLength: min, maxLength: Math.min(max, min + 12) })
+      const words = WORDS.filter((w) => w.length >= min && w.length <= max)
+      if (words.length === 0) return text
+      return fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...words) }, { weight: 1, arbitrary: text })
     }
     case 'integer':
       return integerArbitrary(flat.format, schema)
