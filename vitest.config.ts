@@ -16,6 +16,8 @@ if (!postgres)
   console.warn(`API tests on PostgreSQL skipped: initdb and postgres were not found; ${INSTALL_HINT}`)
 
 export default defineConfig({
+  // @plant-store/* from their sources, by tsconfig.json's paths as tsc and tsx take them: no build first.
+  resolve: { tsconfigPaths: true },
   test: {
     testTimeout: 20_000,
     hookTimeout: 30_000,
