@@ -22,7 +22,11 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     projects: [
-      { extends: true, test: { name: 'all', include: ['test/**/*.test.ts'] } },
+      {
+        extends: true,
+        // test/packages/ packs and installs the packages: a stage of `npm test` of its own.
+        test: { name: 'all', include: ['test/**/*.test.ts'], exclude: ['test/packages/**'] },
+      },
       ...(postgres
         ? [
             {

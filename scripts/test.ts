@@ -37,6 +37,11 @@ const stages: Stage[] = [
     junit: 'reports/compat.junit.xml',
   },
   { name: 'Dredd', command: ['tsx', 'contracts/dredd/run-dredd.ts'], junit: 'reports/dredd.junit.xml' },
+  {
+    name: 'packages, packed and installed into scratch apps (publint, attw)',
+    command: ['vitest', 'run', '--config', 'test/packages/vitest.config.ts'],
+    junit: 'reports/packages.junit.xml',
+  },
   { name: 'build', command: ['tsc', '-b', 'src/core', 'src/msw', 'src/client', 'src/server'] },
   { name: 'benchmark, quick mode', command: ['tsx', 'bench/run-bench.ts', '--quick'] },
 ]
