@@ -1,7 +1,7 @@
 // The baseline: bare Fastify 5 with the document's own schemas and handlers that do nothing, so the
 // benchmark can tell what the real server's storage, auth, logging and plugins cost on top of Fastify.
 import Fastify, { type RouteHandlerMethod } from 'fastify'
-import { loadSpec, routePath, routeSchema } from '../src/spec.js'
+import { loadSpec, routePath, routeSchema } from '../scripts/lib/spec.js'
 
 // Answers shaped like the real server's, so both serialize the same amount of JSON.
 const plants = Array.from({ length: 100 }, (_, i) => ({ id: i + 1, name: 'Basil', tag: 'herb' }))

@@ -1,4 +1,4 @@
-// The in-process handlers' own speed, in a fresh Node process running the built module (dist/msw/):
+// The in-process handlers' own speed, in a fresh Node process running the built module (src/msw/dist/):
 // the import, the time from import to the first answer, and the median answer through MSW's getResponse
 // (what a test's fetch costs on top is MSW's interception, not the plant store's).
 import { join } from 'node:path'
@@ -44,7 +44,7 @@ console.log(JSON.stringify({ importMs, readyMs, medianMs: Object.fromEntries(Obj
 `
 
 export async function measureHandlers(root: string, requests: number): Promise<HandlersResult> {
-  const module = join(root, 'dist', 'msw', 'index.js')
+  const module = join(root, 'src', 'msw', 'dist', 'index.js')
   const run = await runToExit({
     name: 'in-process handlers',
     command: process.execPath,

@@ -36,7 +36,8 @@ function place(url: string): string {
   const inModules = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)
   if (inModules?.[1]) return inModules[1]
   if (url.startsWith('node:')) return 'node:internal'
-  const inRepo = /\/(dist|src|bench)\/(.*)$/.exec(url)
+  // A package's build (src/server/dist/app.js, src/core/dist/lib/json-body.js) counts as dist/.
+  const inRepo = /\/(?:src\/[^/]+\/)?(dist|src|bench)\/(.*)$/.exec(url)
   return inRepo ? `${inRepo[1]}/${inRepo[2]}` : url
 }
 

@@ -87,8 +87,8 @@ const readerJwt = await sign(
   claims({ sub: READER.principal, exp: Math.floor(Date.now() / 1000) + 86_400 }),
 )
 
-if (!existsSync(join(root, 'dist', 'server.js'))) {
-  throw new Error('dist/server.js is missing: run `npm run build` first')
+if (!existsSync(join(root, 'src', 'server', 'dist', 'server.js'))) {
+  throw new Error('src/server/dist/server.js is missing: run `npm run build` first')
 }
 
 const dir = await mkdtemp(join(tmpdir(), 'plant-bench-'))

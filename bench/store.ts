@@ -2,8 +2,8 @@
 // then one INSERT … SELECT over a generated sequence writes the rows (SQLite: about 2-3 s for 1,000,000).
 import Database from 'better-sqlite3'
 import pg from 'pg'
-import { openPostgresRepository } from '../src/repository/postgres-repository.js'
-import { openSqliteRepository } from '../src/repository/sqlite-repository.js'
+import { openPostgresRepository } from '../src/server/repository/postgres-repository.js'
+import { openSqliteRepository } from '../src/server/repository/sqlite-repository.js'
 
 const tags = ['herb', 'tree', 'succulent'] as const
 

@@ -1,11 +1,12 @@
 // The contract suite: proves that the document, the real server, the sandbox, the Prism mock and
 // the Prism validation proxy agree, example by example and for generated negative cases.
+
+import { nextAddress } from '@plant-store/core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import * as commands from '../scripts/lib/commands.js'
 import { INSTALL_HINT, postgresBinDir } from '../scripts/lib/postgres.js'
 import { repoRoot, runToExit } from '../scripts/lib/processes.js'
-import { nextAddress } from '../src/lib/link.js'
-import { givenPlants, specPath } from '../src/spec.js'
+import { givenPlants, specPath } from '../scripts/lib/spec.js'
 import { deviations } from './deviations.js'
 import { CONTRACT_RATE_LIMIT } from './fixtures.js'
 import type { ConventionProblem, Plant } from './lib/cases.js'

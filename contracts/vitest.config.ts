@@ -8,6 +8,8 @@ import { exitWithParent } from '../scripts/lib/processes.js'
 exitWithParent()
 
 export default defineConfig({
+  // @plant-store/* from their sources, by tsconfig.json's paths: no build first.
+  resolve: { tsconfigPaths: true },
   test: {
     root: fileURLToPath(new URL('..', import.meta.url)),
     // *.contract.ts, not *.test.ts: the unit test run must not pick the contract suite up.

@@ -2,8 +2,8 @@
 // the contract suite can hold them to the document like every other target.
 // Usage: node --import tsx scripts/serve-handlers.ts stateful|examples [port]
 import { createServer } from 'node:http'
+import { createPlantStoreHandlers, type Mode } from '@plant-store/msw'
 import { getResponse } from 'msw'
-import { createPlantStoreHandlers, type Mode } from '../src/msw/index.js'
 
 const mode = (process.argv[2] ?? 'stateful') as Mode
 if (mode !== 'stateful' && mode !== 'examples') {

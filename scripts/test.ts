@@ -41,7 +41,12 @@ const stages: Stage[] = [
     command: ['node', '--import', 'tsx', 'contracts/dredd/run-dredd.ts'],
     junit: 'reports/dredd.junit.xml',
   },
-  { name: 'build', command: ['tsc', '-p', 'tsconfig.build.json'] },
+  {
+    name: 'packages, packed and installed into scratch apps (publint, attw)',
+    command: ['vitest', 'run', '--config', 'test/packages/vitest.config.ts'],
+    junit: 'reports/packages.junit.xml',
+  },
+  { name: 'build', command: ['tsc', '-b', 'src/core', 'src/msw', 'src/client', 'src/server'] },
   { name: 'benchmark, quick mode', command: ['node', '--import', 'tsx', 'bench/run-bench.ts', '--quick'] },
 ]
 

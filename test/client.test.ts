@@ -1,9 +1,10 @@
 // The typed client against the real server and the sandbox over real ports: int64 ids exact at the
 // edges of the range, every page reached through Link, and the Error body typed on failures.
+
+import { createPlantStoreClient, ok, type PlantStoreError } from '@plant-store/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as commands from '../scripts/lib/commands.js'
 import { type Started, startProcess } from '../scripts/lib/processes.js'
-import { createPlantStoreClient, ok, type PlantStoreError } from '../src/client/index.js'
 
 const targets: Record<string, () => ReturnType<typeof commands.server>> = {
   server: () =>

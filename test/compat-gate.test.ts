@@ -18,7 +18,7 @@ import {
 import { consoleLines, junit, markdown } from '../contracts/compat/report.js'
 import { rules } from '../contracts/compat/rules.js'
 import { repoRoot, runToExit } from '../scripts/lib/processes.js'
-import { type Document, dereference, loadSpec, specPath } from '../src/spec.js'
+import { type Document, dereference, loadSpec, specPath } from '../scripts/lib/spec.js'
 
 const releasedDir = join(repoRoot, 'spec', 'released')
 const changelogPath = join(repoRoot, 'spec', 'CHANGELOG.md')

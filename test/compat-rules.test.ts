@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { type Change, diffDocuments } from '../contracts/compat/diff.js'
 import { get, push, remove, set } from '../contracts/compat/pointer.js'
 import { type RuleId, ruleIds, rules } from '../contracts/compat/rules.js'
-import { type Document, dereference } from '../src/spec.js'
+import { type Document, dereference } from '../scripts/lib/spec.js'
 
 // ---- The fixture: two paths, three operations, every kind of part the rules look at --------------
 

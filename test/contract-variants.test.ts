@@ -8,7 +8,7 @@ import SwaggerParser from '@apidevtools/swagger-parser'
 import { load } from 'js-yaml'
 import { afterAll, describe, expect, it } from 'vitest'
 import { repoRoot, runToExit } from '../scripts/lib/processes.js'
-import { specPath } from '../src/spec.js'
+import { specPath } from '../scripts/lib/spec.js'
 
 type Node = Record<string, unknown>
 const isNode = (value: unknown): value is Node => typeof value === 'object' && value !== null

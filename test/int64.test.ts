@@ -1,7 +1,8 @@
 // int64 ids: every value in range round-trips digit for digit; anything else is 400.
+
+import { nextAddress } from '@plant-store/core'
 import type { FastifyInstance } from 'fastify'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { nextAddress } from '../src/lib/link.js'
 import { ALICE, build } from './helpers/build.js'
 
 let app: FastifyInstance

@@ -3,7 +3,7 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { BatchedDestination } from '../src/lib/log-destination.js'
+import { BatchedDestination } from '../src/server/lib/log-destination.js'
 import { build } from './helpers/build.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'plant-log-'))

@@ -1,11 +1,10 @@
 // The in-memory repository (the in-process handlers' store) answers as SQLite does: the same cases, and
 // random sequences of operations run on both side by side give identical answers.
+
+import { INT64_MAX, INT64_MIN, openMemoryRepository, type PlantRepository } from '@plant-store/core'
 import fc from 'fast-check'
 import { afterEach, describe, expect, it } from 'vitest'
-import { INT64_MAX, INT64_MIN } from '../src/lib/int64.js'
-import { openMemoryRepository } from '../src/repository/memory-repository.js'
-import type { PlantRepository } from '../src/repository/plant-repository.js'
-import { openSqliteRepository } from '../src/repository/sqlite-repository.js'
+import { openSqliteRepository } from '../src/server/repository/sqlite-repository.js'
 
 const stores: Record<string, () => PlantRepository> = {
   memory: openMemoryRepository,

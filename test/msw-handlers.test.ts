@@ -1,10 +1,11 @@
 // The in-process handlers in Node, as a frontend team's test uses them (setupServer): the stateful
 // mode behaves and words its errors as the server does, the examples mode serves the document's
 // examples with Prism's rules, and delay, network error and one-shot overrides work in both.
+
+import { nextAddress } from '@plant-store/core'
+import { createPlantStoreHandlers } from '@plant-store/msw'
 import { setupServer } from 'msw/node'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import { nextAddress } from '../src/lib/link.js'
-import { createPlantStoreHandlers } from '../src/msw/index.js'
 import { ALICE, build } from './helpers/build.js'
 
 const BASE = 'http://plants.test/v1'

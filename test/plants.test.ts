@@ -1,7 +1,8 @@
 // Each plant operation's success and failure paths through app.inject.
+
+import { nextAddress } from '@plant-store/core'
 import type { FastifyInstance } from 'fastify'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { nextAddress } from '../src/lib/link.js'
 import { ALICE, BOB, build } from './helpers/build.js'
 
 let app: FastifyInstance

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { afterAll, describe, expect, it } from 'vitest'
-import { migrations } from '../src/repository/migrations.js'
+import { migrations } from '../src/server/repository/migrations.js'
 import { build } from './helpers/build.js'
 import { refusedStart } from './helpers/server-process.js'
 

@@ -4,6 +4,7 @@
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
+import { build } from 'esbuild'
 import { afterAll, expect, it } from 'vitest'
 import { repoRoot, runToExit } from '../scripts/lib/processes.js'
 
@@ -27,17 +28,28 @@ it("runs the README's setup, config and test under vitest's default configuratio
     await writeFile(join(dir, name), text)
   }
   await writeFile(join(dir, 'package.json'), '{ "name": "frontend-app", "private": true, "type": "module" }')
-  // The app's dependencies: msw and vitest as installed here, and plant-store/msw as this checkout's
-  // source (its package export is the built dist/, which a test should not have to build first).
+  // The app's dependencies: msw and vitest as installed here, and @plant-store/msw from this checkout's
+  // sources, bundled with @plant-store/core (its package export is the built dist/, which a test should
+  // not have to build first; test/packages/ installs the packed packages themselves).
   const modules = join(dir, 'node_modules')
-  await mkdir(join(modules, 'plant-store'), { recursive: true })
+  const handlers = join(modules, '@plant-store', 'msw')
+  await mkdir(handlers, { recursive: true })
   for (const name of ['msw', 'vitest'])
     await symlink(join(repoRoot, 'node_modules', name), join(modules, name), 'dir')
   await writeFile(
-    join(modules, 'plant-store', 'package.json'),
-    '{ "name": "plant-store", "type": "module", "exports": { "./msw": "./msw.ts" } }',
+    join(handlers, 'package.json'),
+    '{ "name": "@plant-store/msw", "type": "module", "exports": "./index.js" }',
   )
-  await symlink(join(repoRoot, 'src/msw/index.ts'), join(modules, 'plant-store', 'msw.ts'))
+  await build({
+    entryPoints: [join(repoRoot, 'src/msw/index.ts')],
+    outfile: join(handlers, 'index.js'),
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    // The app's own msw, as the package's peer dependency would be.
+    external: ['msw'],
+    logLevel: 'error',
+  })
 
   const report = join(dir, 'report.json')
   const { exit, output } = await runToExit({

@@ -3,13 +3,12 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { INT64_MAX, INT64_MIN, type PlantRepository } from '@plant-store/core'
 import Database from 'better-sqlite3'
 import pg from 'pg'
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest'
-import { INT64_MAX, INT64_MIN } from '../src/lib/int64.js'
-import { openRepository } from '../src/repository/index.js'
-import { migrations, StoreStartError } from '../src/repository/migrations.js'
-import type { PlantRepository } from '../src/repository/plant-repository.js'
+import { openRepository } from '../src/server/repository/index.js'
+import { migrations, StoreStartError } from '../src/server/repository/migrations.js'
 import { freshDatabase, postgresMissing } from './helpers/postgres.js'
 
 const pool = { poolSize: 4, connectTimeoutMs: 5000, statementTimeoutMs: 5000 }

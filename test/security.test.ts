@@ -1,9 +1,10 @@
 // Generated from the document's security: every secured operation refuses a missing, malformed,
 // unknown or misplaced token, and no principal reaches another's plants; CORS per configuration.
+
+import type { OperationEntry } from '@plant-store/core'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { AUDIENCE, claims, ISSUER, SHARED_SECRET, signWithSecret } from '../scripts/lib/key-set.js'
-import type { OperationEntry } from '../src/document.js'
-import { loadSpec } from '../src/spec.js'
+import { loadSpec } from '../scripts/lib/spec.js'
 import { build } from './helpers/build.js'
 
 const spec = await loadSpec()

@@ -189,7 +189,7 @@ describe('the server process', { timeout: 60_000 }, () => {
     const { exit, output } = await runToExit({
       name: 'server on an old Node',
       command: process.execPath,
-      args: ['--import', olderNode, '--import', 'tsx', join(repoRoot, 'src', 'server.ts')],
+      args: ['--import', olderNode, '--import', 'tsx', join(repoRoot, 'src', 'server', 'server.ts')],
       env,
       timeoutMs: 15_000,
     })

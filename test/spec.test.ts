@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises'
 import SwaggerParser from '@apidevtools/swagger-parser'
 import { describe, expect, it } from 'vitest'
 import { outputs } from '../scripts/codegen/generate-types.js'
-import { dereference, isSecured, loadSpec, type SecurityRequirement, specPath } from '../src/spec.js'
+import { dereference, isSecured, loadSpec, type SecurityRequirement, specPath } from '../scripts/lib/spec.js'
 
 // validate: the full OpenAPI 3.1 schema check of swagger-parser; it throws on an invalid document.
 const { document, operations } = await loadSpec(specPath, { validate: true })

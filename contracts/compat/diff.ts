@@ -1,7 +1,7 @@
 // Compares two dereferenced OpenAPI 3.1 documents, operation by operation, and names each change by a
 // rule of rules.ts with the JSON pointer where it happened.
 import { isDeepStrictEqual } from 'node:util'
-import { type Document, isSecured, listOperations, type OperationEntry } from '../../src/spec.js'
+import { type Document, isSecured, listOperations, type OperationEntry } from '../../scripts/lib/spec.js'
 import { at } from './pointer.js'
 import type { RuleId } from './rules.js'
 
@@ -107,7 +107,7 @@ const show = (value: unknown) => (value === undefined ? '(none)' : JSON.stringif
 // Schemas nest without end when they refer to themselves; real ones stop long before this.
 const MAX_DEPTH = 64
 
-/** Every change from `base` to `head`, both dereferenced (src/spec.ts's loadSpec gives them). */
+/** Every change from `base` to `head`, both dereferenced (scripts/lib/spec.ts's loadSpec gives them). */
 export function diffDocuments(base: Document, head: Document): Change[] {
   const changes: Change[] = []
   const report = (rule: RuleId, pointer: string, detail: string) => {

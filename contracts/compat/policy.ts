@@ -2,7 +2,7 @@
 // and which breaking changes a new major version allows.
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { loadSpec } from '../../src/spec.js'
+import { loadSpec } from '../../scripts/lib/spec.js'
 import { type Change, diffDocuments } from './diff.js'
 import { type ChangeClass, type Client, isRuleId, type RuleId, rules } from './rules.js'
 

@@ -12,7 +12,7 @@ import { createRequire } from 'node:module'
 import { join, relative, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { type Exit, repoRoot, runToExit } from '../../scripts/lib/processes.js'
-import { specPath } from '../../src/spec.js'
+import { specPath } from '../../scripts/lib/spec.js'
 import { checkCompat, latestRelease } from './policy.js'
 import { changeLines, junit, markdown, passed, type ReplayResult, verdictLines } from './report.js'
 

@@ -1,6 +1,6 @@
 // Reads spec/openapi.yaml into the plain shapes the contract suite and the Dredd runner work from.
 import SwaggerParser from '@apidevtools/swagger-parser'
-import { listOperations, type Document as OpenApiDocument, specPath } from '../../src/spec.js'
+import { listOperations, type Document as OpenApiDocument, specPath } from '../../scripts/lib/spec.js'
 
 // CONTRACT_SPEC points the suite and Prism at a draft of the document, to see what a proposed
 // change would break before making it; the real server always serves spec/openapi.yaml.
@@ -104,4 +104,4 @@ export function lowestSuccess(entry: OperationEntry): number | undefined {
     .sort((a, b) => a - b)[0]
 }
 
-export { type FlatSchema, flatten } from '../../src/document.js'
+export { type FlatSchema, flatten } from '@plant-store/core'

@@ -3,8 +3,8 @@
 // exactly when more plants follow, a created plant that reads back digit for digit). Each stateful
 // target keeps one principal in that state, undoing what a probe changed.
 import { isDeepStrictEqual } from 'node:util'
-import { nextAddress } from '../../src/lib/link.js'
-import type { GivenPlant } from '../../src/spec.js'
+import { nextAddress } from '@plant-store/core'
+import type { GivenPlant } from '../../scripts/lib/spec.js'
 import { UNKNOWN_TOKEN } from '../fixtures.js'
 import { lowestSuccess, type OperationEntry } from './document.js'
 import { type Answer, send } from './http.js'

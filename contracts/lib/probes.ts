@@ -3,9 +3,9 @@
 // without new code. A probe is valid, or carries exactly one defect, so that the document says
 // which status it must get; `features` name what else is notable about it (an id beyond 2^53, an
 // integer written `1e18`, a `__proto__` key, …) so that deviations can be listed by class.
+
+import { INT64_MAX, INT64_MIN, isUnicodeText } from '@plant-store/core'
 import fc from 'fast-check'
-import { INT64_MAX, INT64_MIN } from '../../src/lib/int64.js'
-import { isUnicodeText } from '../../src/lib/json-body.js'
 import { flatten, type JsonSchema, type OperationEntry, type Parameter } from './document.js'
 import { type Auth, describeRequest, type RequestSpec } from './http.js'
 import { type IntegerForm, integer, type JsonNode, render, string, value } from './json-text.js'

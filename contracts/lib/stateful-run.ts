@@ -4,8 +4,8 @@
 // report (reports/stateful.md).
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
+import { nextAddress } from '@plant-store/core'
 import fc from 'fast-check'
-import { nextAddress } from '../../src/lib/link.js'
 import type { OperationEntry } from './document.js'
 import { type Answer, type RequestSpec, send } from './http.js'
 import { initialModel, type PrincipalModel, type StoreModel } from './model.js'

@@ -9,10 +9,10 @@
 // - the list operation is the GET on the create operation's path, walked page by page through Link.
 // Request bodies are generated from the operations' schemas. An operation added later with a link
 // from the create is explored with no new code here, as long as the model knows its method.
+
+import { INT64_MAX, INT64_MIN, nextAddress } from '@plant-store/core'
 import fc from 'fast-check'
 import { LosslessNumber, parse as parseLossless, stringify as stringifyLossless } from 'lossless-json'
-import { INT64_MAX, INT64_MIN } from '../../src/lib/int64.js'
-import { nextAddress } from '../../src/lib/link.js'
 import { flatten, type JsonSchema, type OperationEntry, type Parameter } from './document.js'
 import type { Answer, RequestSpec } from './http.js'
 import {

@@ -1,11 +1,11 @@
-// Generates, from spec/openapi.yaml, src/generated/openapi.ts (the server's types), client-types.ts (the
-// typed client's: int64 as bigint) and src/generated/document.ts
-// (the document as a module, for code that runs where there is no file system, such as the in-process
-// handlers in a browser); `--check` fails when either is stale.
+// Generates, from spec/openapi.yaml, @plant-store/core's src/core/generated/openapi.ts (the types of the
+// server and the handlers) and src/core/generated/document.ts (the document as a module: the one copy
+// every package reads, in a browser too), and @plant-store/client's src/client/generated/client-types.ts
+// (int64 as bigint); `--check` fails when any is stale, and so does `npm test` (test/spec.test.ts).
 import { readFile, writeFile } from 'node:fs/promises'
 import openapiTS, { astToString } from 'openapi-typescript'
 import ts from 'typescript'
-import { loadSpec, specPath } from '../../src/spec.js'
+import { loadSpec, specPath } from '../lib/spec.js'
 
 const specUrl = new URL('../../spec/openapi.yaml', import.meta.url)
 const header = '// Generated from spec/openapi.yaml by `npm run generate`. Do not edit.\n\n'
@@ -43,9 +43,9 @@ export async function generateDocument(): Promise<string> {
 }
 
 export const outputs = {
-  'src/generated/openapi.ts': generateTypes,
-  'src/generated/document.ts': generateDocument,
-  'src/generated/client-types.ts': generateClientTypes,
+  'src/core/generated/openapi.ts': generateTypes,
+  'src/core/generated/document.ts': generateDocument,
+  'src/client/generated/client-types.ts': generateClientTypes,
 }
 
 const isMain = process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'))

@@ -4,8 +4,8 @@
 // start them from here, so what is tested is what developers run.
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
-import { specPath } from '../../src/spec.js'
 import { repoRoot, type StartOptions } from './processes.js'
+import { specPath } from './spec.js'
 
 /** Fastify logs `Server listening at http://HOST:PORT` once it listens; the baseline prints the same. */
 export const serverListening = /Server listening at (http:\/\/[^\s",]+)/
@@ -44,18 +44,22 @@ export interface Listen {
 const loopback: Listen = { host: '127.0.0.1', port: 0 }
 
 /**
- * The real server: the built `dist/server.js` (as `npm start` and production run it), or the
+ * The real server: the built `src/server/dist/server.js` (as `npm start` and production run it), or the
  * TypeScript sources through tsx, so a test run checks the code as it is, unbuilt.
- * `CONTRACT_SERVER_CMD` (e.g. `node dist/server.js`) overrides the sources' command.
+ * `CONTRACT_SERVER_CMD` (e.g. `node src/server/dist/server.js`) overrides the sources' command.
  */
 export function serverCommand(built = false): { command: string; args: string[] } {
-  if (built) return { command: process.execPath, args: [join(repoRoot, 'dist', 'server.js')] }
+  if (built)
+    return { command: process.execPath, args: [join(repoRoot, 'src', 'server', 'dist', 'server.js')] }
   const custom = process.env.CONTRACT_SERVER_CMD?.trim()
   if (custom) {
     const [command = 'node', ...args] = custom.split(/\s+/)
     return { command, args }
   }
-  return { command: process.execPath, args: ['--import', 'tsx', join(repoRoot, 'src', 'server.ts')] }
+  return {
+    command: process.execPath,
+    args: ['--import', 'tsx', join(repoRoot, 'src', 'server', 'server.ts')],
+  }
 }
 
 export interface ServerOptions {

@@ -1,5 +1,5 @@
 // Follows a list's `Link: <…>; rel="next"` headers from page to page, as a client would.
-import { nextAddress } from '../../src/lib/link.js'
+import { nextAddress } from '@plant-store/core'
 
 export interface Page {
   /** The page's address (path and query), as requested. */

@@ -1,8 +1,9 @@
 // JSON with int64 kept exact, guided by the document: on reading, every integer a schema types int64
 // becomes a bigint (whatever its size, so a field is never sometimes a number) and every other number
 // a number; on writing, a bigint is written as its digits.
+
+import { flatten } from '@plant-store/core'
 import { isLosslessNumber, parse, stringify } from 'lossless-json'
-import { flatten } from '../document.js'
 
 type JsonSchema = Record<string, unknown>
 

@@ -1,11 +1,10 @@
 // A typed client for the plant store: openapi-fetch with types generated from the document, int64 ids
 // as bigint end to end, the Error body typed, and an async iterator that follows Link to the last page.
+
+import { type Document, dereference, document, nextAddress } from '@plant-store/core'
 import createClient, { type Client, type Middleware } from 'openapi-fetch'
-import { type Document, dereference } from '../document.js'
-import type { components, paths } from '../generated/client-types.js'
-import { document } from '../generated/document.js'
-import { nextAddress } from '../lib/link.js'
 import { parseExact, stringifyExact } from './exact-json.js'
+import type { components, paths } from './generated/client-types.js'
 
 export type { components, paths }
 export type Plant = components['schemas']['StoredPlant']

@@ -1,12 +1,11 @@
 // What each plant operation does, apart from any HTTP framework: given the caller, the validated
-// request and a repository, the answer to give. The Fastify routes (src/routes/plants.ts) and the
-// in-process handlers (src/msw/) both adapt it, so the behaviour is written once.
-import type { operations } from '../generated/openapi.js'
-import { HttpError } from '../lib/errors.js'
-import { integerText, isInt64 } from '../lib/int64.js'
-import { nextLink } from '../lib/link.js'
-import type { PlantRepository, StoredPlant } from '../repository/plant-repository.js'
-import type { ProbeOperationId } from '../types.js'
+// request and a repository, the answer to give. The Fastify routes (src/server/routes/plants.ts)
+// and the in-process handlers (src/msw/) both adapt it, so the behaviour is written once.
+import type { operations } from './generated/openapi.js'
+import { HttpError } from './lib/errors.js'
+import { integerText, isInt64 } from './lib/int64.js'
+import { nextLink } from './lib/link.js'
+import type { PlantRepository, StoredPlant } from './repository/plant-repository.js'
 
 type JsonBody<T> = T extends { content: { 'application/json': infer B } } ? B : never
 type Id = number | bigint
@@ -31,7 +30,10 @@ export type Operation<K extends keyof operations> = (
   input: InputOf<K>,
 ) => Promise<Answer>
 
-/** The operations on plants; the health checks (src/routes/probes.ts) concern the instance, not plants. */
+/** The operations that answer from the instance alone, without the store's data: liveness and readiness. */
+export type ProbeOperationId = 'getHealth' | 'getReadiness'
+
+/** The operations on plants; the health checks (src/server/routes/probes.ts) concern the instance, not plants. */
 export type PlantOperationId = Exclude<keyof operations, ProbeOperationId>
 
 export type PlantOperations = { [K in PlantOperationId]: Operation<K> }

@@ -1,13 +1,22 @@
 // The plant store in process, for frontend tests and browsers: one `answer(request)` for both modes
 // ("stateful": the sandbox's behaviour on an in-memory store; "examples": the document's examples, as
 // `npm run mock` serves them), plus Prefer delay / network error and one-shot overrides for a test.
+
+import {
+  type Answer,
+  document as bundledDocument,
+  type Document,
+  dereference,
+  errorBody,
+  givenPlants,
+  HttpError,
+  nextAddress,
+  nextLink,
+  type OperationEntry,
+  openMemoryRepository,
+  plantOperations,
+} from '@plant-store/core'
 import { stringify } from 'lossless-json'
-import { type Answer, plantOperations } from '../core/plant-operations.js'
-import { type Document, dereference, givenPlants, type OperationEntry } from '../document.js'
-import { document as bundledDocument } from '../generated/document.js'
-import { errorBody, HttpError } from '../lib/errors.js'
-import { nextAddress, nextLink } from '../lib/link.js'
-import { openMemoryRepository } from '../repository/memory-repository.js'
 import { RequestReader } from './request-reader.js'
 
 export type Mode = 'stateful' | 'examples'

@@ -1,21 +1,25 @@
 // Reads a Fetch API request as the real server does, without Fastify: the route, the bearer token,
 // the JSON body and validation against the document, with the server's own rules and messages
-// (src/app.ts, src/lib/json-body.ts, src/lib/validation.ts), so that both answer bad input alike.
-import type { FastifyRouteSchemaDef } from 'fastify/types/schema.js'
-import type { InputOf } from '../core/plant-operations.js'
-import { type Document, listOperations, type OperationEntry, routeSchema, type Schema } from '../document.js'
-import type { operations } from '../generated/openapi.js'
-import { bearerToken, tokenRequired } from '../lib/bearer.js'
-import { HttpError } from '../lib/errors.js'
-import { parseJsonBody } from '../lib/json-body.js'
-import { BODY_LIMIT } from '../lib/limits.js'
-import { unrouted } from '../lib/unrouted.js'
-import { createAjv, validatorCompiler } from '../lib/validation.js'
+// (src/server/app.ts, src/core/lib/json-body.ts, src/core/lib/validation.ts), so that both answer bad input alike.
+import {
+  BODY_LIMIT,
+  bearerToken,
+  type Check,
+  createAjv,
+  type Document,
+  HttpError,
+  type InputOf,
+  listOperations,
+  type OperationEntry,
+  type operations,
+  parseJsonBody,
+  routeSchema,
+  tokenRequired,
+  unrouted,
+  validatorCompiler,
+} from '@plant-store/core'
 
 type Part = 'params' | 'body' | 'querystring'
-type Check = ((data: unknown) => boolean | { value: unknown }) & {
-  errors?: { instancePath?: string; message?: string }[] | null
-}
 
 interface Route {
   entry: OperationEntry
@@ -46,11 +50,7 @@ export class RequestReader {
       const checks: Route['checks'] = {}
       for (const part of ['params', 'body', 'querystring'] as const) {
         const partSchema = schema[part]
-        if (partSchema)
-          checks[part] = compile({
-            schema: partSchema,
-            httpPart: part,
-          } as FastifyRouteSchemaDef<Schema>) as Check
+        if (partSchema) checks[part] = compile({ schema: partSchema, httpPart: part })
       }
       return { entry, pattern: new RegExp(`^${entry.path.replace(/\{[^}]+\}/g, '([^/]+)')}$`), names, checks }
     })

@@ -1,9 +1,10 @@
 // A small app page for the browser test: starts the plant store handlers in MSW's service worker with a
 // relative baseUrl, as an app does, then creates, lists (following Link as the browser resolves it),
 // replaces and deletes a plant with plain fetch, showing each result.
+
+import { nextAddress } from '@plant-store/core'
+import { createPlantStoreHandlers } from '@plant-store/msw'
 import { setupWorker } from 'msw/browser'
-import { nextAddress } from '../../src/lib/link.js'
-import { createPlantStoreHandlers } from '../../src/msw/index.js'
 
 // The few browser globals the page uses, typed here: the project's TypeScript has no DOM library.
 interface Element {

@@ -6,9 +6,9 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify'
 import { afterAll, inject, onTestFinished } from 'vitest'
 import { generousLimits } from '../../scripts/lib/commands.js'
 import { createDatabase } from '../../scripts/lib/postgres.js'
-import { buildApp } from '../../src/app.js'
-import { loadConfig } from '../../src/config.js'
-import { type LoadedSpec, loadSpec } from '../../src/spec.js'
+import { type LoadedSpec, loadSpec } from '../../scripts/lib/spec.js'
+import { buildApp } from '../../src/server/app.js'
+import { loadConfig } from '../../src/server/config.js'
 
 export const ALICE = { authorization: 'Bearer token-a' }
 export const BOB = { authorization: 'Bearer token-b' }

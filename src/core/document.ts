@@ -1,0 +1,222 @@
+// The document's pure reading, with no file system: resolving $refs, the operations, the rule for
+// "secured", route schemas and x-given-plants. The server, the in-process handlers (which run in a
+// browser too) and the contract suite all use it; scripts/lib/spec.ts adds reading the file.
+import type { OpenAPIV3_1 } from 'openapi-types'
+
+export type Document = OpenAPIV3_1.Document
+export type Operation = OpenAPIV3_1.OperationObject
+export type Parameter = OpenAPIV3_1.ParameterObject
+export type Schema = OpenAPIV3_1.SchemaObject
+export type SecurityRequirement = OpenAPIV3_1.SecurityRequirementObject
+
+const methods = ['get', 'put', 'post', 'delete', 'patch'] as const
+export type Method = (typeof methods)[number]
+
+export interface OperationEntry {
+  operationId: string
+  method: Method
+  /** The path as the document writes it, e.g. `/plants/{id}`. */
+  path: string
+  operation: Operation
+  /** Path-level and operation-level parameters, the operation's winning on a clash. */
+  parameters: Parameter[]
+  /** Security requirements in force: the operation's own, else the document's. */
+  security: SecurityRequirement[]
+  /** Whether a caller must present credentials: see isSecured. */
+  secured: boolean
+}
+
+export interface LoadedSpec {
+  document: Document
+  dereferenced: Document
+  operations: OperationEntry[]
+}
+
+type Json = Record<string, unknown> | unknown[]
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null
+const refOf = (value: unknown): string | undefined =>
+  isObject(value) && !Array.isArray(value) && typeof value.$ref === 'string' ? value.$ref : undefined
+
+/**
+ * Replaces every `{ "$ref": "#/…" }` of the document, in place, by the value it points to, as
+ * @apidevtools/json-schema-ref-parser does: one shared object per target, and a `$ref` with sibling
+ * keys becomes a copy holding its siblings and then the target's other keys. Only local references
+ * (`#/…`) are allowed: the document is one file.
+ */
+/** The document as the server and the handlers use it: as written, dereferenced, and its operations. */
+export function loadDocument(document: Document): LoadedSpec {
+  const dereferenced = dereference(structuredClone(document))
+  return { document, dereferenced, operations: listOperations(dereferenced) }
+}
+
+export function dereference<T>(root: T): T {
+  const resolved = new Map<string, unknown>()
+  const target = (ref: string): unknown => {
+    if (resolved.has(ref)) return resolved.get(ref)
+    if (!ref.startsWith('#'))
+      throw new Error(`$ref ${ref}: only references within the document are supported`)
+    let node: unknown = root
+    for (const token of ref.slice(1).split('/').slice(1)) {
+      const key = decodeURIComponent(token).replaceAll('~1', '/').replaceAll('~0', '~')
+      const through = refOf(node)
+      if (through !== undefined) node = target(through)
+      if (!isObject(node) || !(key in node)) throw new Error(`$ref ${ref} points to nothing in the document`)
+      node = (node as Record<string, unknown>)[key]
+    }
+    // Set before walking into it, so a reference cycle ends on the shared object.
+    resolved.set(ref, node)
+    const inner = refOf(node)
+    if (inner !== undefined) {
+      node = resolve(node as Record<string, unknown>, inner)
+      resolved.set(ref, node)
+    } else walk(node)
+    return node
+  }
+  const resolve = (node: Record<string, unknown>, ref: string): unknown => {
+    const value = target(ref)
+    const siblings = Object.keys(node).filter((key) => key !== '$ref')
+    if (siblings.length === 0 || !isObject(value) || Array.isArray(value)) return value
+    const merged: Record<string, unknown> = {}
+    for (const key of siblings) merged[key] = node[key]
+    for (const key of Object.keys(value)) if (!(key in merged)) merged[key] = value[key]
+    return merged
+  }
+  const done = new Set<unknown>()
+  const walk = (node: unknown): void => {
+    if (!isObject(node) || done.has(node)) return
+    done.add(node)
+    const entries = Array.isArray(node) ? node.entries() : Object.entries(node)
+    for (const [key, value] of entries) {
+      const ref = refOf(value)
+      const next = ref === undefined ? value : resolve(value as Record<string, unknown>, ref)
+      if (next !== value) (node as Record<string | number, unknown>)[key] = next
+      walk(next)
+    }
+  }
+  const ref = refOf(root)
+  if (ref !== undefined) return resolve(root as Record<string, unknown>, ref) as T
+  walk(root)
+  return root
+}
+
+/**
+ * OpenAPI's rule: the requirements are alternatives, and an empty one (`{}`) lets a caller in
+ * without credentials. So an operation is secured when it has requirements and none is empty.
+ */
+export function isSecured(security: SecurityRequirement[]): boolean {
+  return security.length > 0 && security.every((requirement) => Object.keys(requirement).length > 0)
+}
+
+/** Every operation of a dereferenced document, with its parameters merged and its security resolved. */
+export function listOperations(doc: Document): OperationEntry[] {
+  const entries: OperationEntry[] = []
+  for (const [path, item] of Object.entries(doc.paths ?? {})) {
+    if (!item) continue
+    for (const method of methods) {
+      const operation = item[method]
+      if (!operation) continue
+      if (!operation.operationId) throw new Error(`${method.toUpperCase()} ${path} has no operationId`)
+      const byKey = new Map<string, Parameter>()
+      for (const p of [...(item.parameters ?? []), ...(operation.parameters ?? [])] as Parameter[]) {
+        byKey.set(`${p.in}:${p.name}`, p)
+      }
+      const security = operation.security ?? doc.security ?? []
+      entries.push({
+        operationId: operation.operationId,
+        method,
+        path,
+        operation,
+        parameters: [...byKey.values()],
+        security,
+        secured: isSecured(security),
+      })
+    }
+  }
+  return entries
+}
+
+/** The operation's path in Fastify's form: `/plants/{id}` becomes `/plants/:id`. */
+export const routePath = (entry: OperationEntry): string => entry.path.replace(/\{([^}]+)\}/g, ':$1')
+
+/** The JSON Schemas of an operation's parts, as Fastify takes them: body, params, query string, responses. */
+export interface RouteSchema {
+  body?: Schema
+  params?: Schema
+  querystring?: Schema
+  response: Record<string, Schema>
+}
+
+export function routeSchema({ operation, parameters }: OperationEntry): RouteSchema {
+  const schema: RouteSchema = { response: {} }
+  const body = (operation.requestBody as OpenAPIV3_1.RequestBodyObject | undefined)?.content[
+    'application/json'
+  ]
+  if (body?.schema) schema.body = body.schema
+  const params = objectOf(parameters.filter((p) => p.in === 'path'))
+  if (params) schema.params = params
+  const query = objectOf(parameters.filter((p) => p.in === 'query'))
+  if (query) schema.querystring = query
+  for (const [status, answer] of Object.entries(operation.responses ?? {})) {
+    const json = (answer as OpenAPIV3_1.ResponseObject).content?.['application/json']?.schema
+    if (json) schema.response[status] = json
+  }
+  return schema
+}
+
+function objectOf(parameters: Parameter[]): Schema | undefined {
+  if (parameters.length === 0) return undefined
+  return {
+    type: 'object',
+    properties: Object.fromEntries(parameters.map((p) => [p.name, p.schema as Schema])),
+    required: parameters.filter((p) => p.required).map((p) => p.name),
+  }
+}
+
+/** A plant an example assumes the caller already owns. */
+export interface GivenPlant {
+  id: number | bigint
+  name: string
+  tag?: string
+}
+
+/** Every plant that some example of the document lists under x-given-plants, once per id. */
+export function givenPlants(node: unknown, found = new Map<string, GivenPlant>()): GivenPlant[] {
+  if (Array.isArray(node)) for (const item of node) givenPlants(item, found)
+  else if (typeof node === 'object' && node !== null) {
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'x-given-plants' && Array.isArray(value)) {
+        for (const plant of value as GivenPlant[])
+          if (!found.has(String(plant.id))) found.set(String(plant.id), plant)
+      } else givenPlants(value, found)
+    }
+  }
+  return [...found.values()]
+}
+
+/** A JSON Schema of the document, as plain data. */
+type JsonSchema = Record<string, unknown>
+
+export interface FlatSchema {
+  type?: string
+  format?: string
+  properties: Record<string, JsonSchema>
+  required: string[]
+  schema: JsonSchema
+}
+
+/** An object schema with its allOf merged in: every property and every required name. */
+export function flatten(schema: JsonSchema): FlatSchema {
+  const flat: FlatSchema = { properties: {}, required: [], schema }
+  const visit = (s: JsonSchema) => {
+    for (const part of (s.allOf as JsonSchema[] | undefined) ?? []) visit(part)
+    const type = Array.isArray(s.type) ? (s.type as string[]).find((t) => t !== 'null') : s.type
+    if (typeof type === 'string') flat.type = type
+    if (typeof s.format === 'string') flat.format = s.format
+    Object.assign(flat.properties, (s.properties as Record<string, JsonSchema> | undefined) ?? {})
+    for (const name of (s.required as string[] | undefined) ?? [])
+      if (!flat.required.includes(name)) flat.required.push(name)
+  }
+  visit(schema)
+  if (!flat.type && Object.keys(flat.properties).length) flat.type = 'object'
+  return flat
+}

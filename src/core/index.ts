@@ -1,0 +1,25 @@
+// @plant-store/core: the plant store's behaviour written once, with no HTTP framework: the document and
+// its reader, the operations, request validation and the in-memory store, for the server, the in-process
+// handlers and the client alike.
+export * from './document.js'
+export { document } from './generated/document.js'
+export type { components, operations, paths } from './generated/openapi.js'
+export { bearerToken, challenge, tokenInvalid, tokenRequired } from './lib/bearer.js'
+export { type ErrorBody, errorBody, HttpError } from './lib/errors.js'
+export { INT64_MAX, INT64_MIN, integerText, isInt64 } from './lib/int64.js'
+export { isUnicodeText, parseJsonBody } from './lib/json-body.js'
+export { BODY_LIMIT } from './lib/limits.js'
+export { nextAddress, nextLink } from './lib/link.js'
+export { unrouted } from './lib/unrouted.js'
+export { type Check, createAjv, type SchemaDef, validatorCompiler } from './lib/validation.js'
+export {
+  type Answer,
+  type InputOf,
+  type Operation as PlantOperation,
+  type PlantOperationId,
+  type PlantOperations,
+  type ProbeOperationId,
+  plantOperations,
+} from './plant-operations.js'
+export { openMemoryRepository } from './repository/memory-repository.js'
+export type { ListQuery, PlantRepository, StoredPlant } from './repository/plant-repository.js'

@@ -1,0 +1,239 @@
+// Builds the plant store app from the document (spec/openapi.yaml, as built into @plant-store/core);
+// src/server/server.ts alone listens.
+import { randomUUID } from 'node:crypto'
+import { STATUS_CODES } from 'node:http'
+import type { Socket } from 'node:net'
+import {
+  BODY_LIMIT,
+  createAjv,
+  document,
+  errorBody,
+  HttpError,
+  type LoadedSpec,
+  loadDocument,
+  parseJsonBody,
+  validatorCompiler,
+} from '@plant-store/core'
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+  LogController,
+} from 'fastify'
+import type { Config } from './config.js'
+import auth from './plugins/app/auth.js'
+import openapiRoutes from './plugins/app/openapi-routes.js'
+import repository from './plugins/app/repository.js'
+import sandbox from './plugins/app/sandbox.js'
+import cors from './plugins/external/cors.js'
+import docs from './plugins/external/docs.js'
+import rateLimit from './plugins/external/rate-limit.js'
+import securityHeaders from './plugins/external/security-headers.js'
+import underPressure, { overloaded } from './plugins/external/under-pressure.js'
+import { StoreFullError, StoreUnavailableError } from './repository/errors.js'
+import { plantHandlers } from './routes/plants.js'
+import { probeHandlers } from './routes/probes.js'
+
+export { BODY_LIMIT }
+
+export interface BuildOptions {
+  config: Config
+  logger?: FastifyServerOptions['logger']
+  /** A document already loaded (tests load it once). */
+  spec?: LoadedSpec
+  /** Where the default logger writes (stdout otherwise); ignored when `logger` is given. */
+  logStream?: { write(line: string): unknown }
+}
+
+// One log line per request instead of Fastify's two: logging is a visible share of a request's cost.
+class OneLinePerRequest extends LogController {
+  override incomingRequest(): void {}
+  override requestCompleted(
+    error: Error | null | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): void {
+    const line = {
+      method: request.method,
+      url: request.url,
+      statusCode: reply.statusCode,
+      ms: reply.elapsedTime,
+    }
+    if (error) request.log.error({ ...line, err: error }, 'request errored')
+    else request.log.info(line, 'request completed')
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    spec: LoadedSpec
+  }
+}
+
+// Fastify's own text for this says less than a client needs to mend the request.
+function messageFor(error: Error & { code?: string }): string {
+  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return `the body is larger than ${BODY_LIMIT} bytes`
+  return error.message
+}
+
+/**
+ * What Node's HTTP parser refuses before any route runs (headers over its 16 KiB limit, a request it
+ * cannot parse, one too slow to arrive), answered in the document's Error shape like every other
+ * error; Fastify's own answer has a shape of its own.
+ */
+function answerClientError(this: FastifyInstance, error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return
+  const [status, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'the request line and headers are larger than 16384 bytes']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'the request did not arrive in time']
+        : [400, 'the request is not valid HTTP']
+  this.log.debug({ err: error }, 'client error')
+  const body = JSON.stringify(errorBody(status, message))
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `Content-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`,
+    )
+  }
+  socket.destroy()
+}
+
+const shuttingDown = (retryAfterSeconds: number) =>
+  new HttpError(503, 'the server is shutting down: try again', { 'retry-after': String(retryAfterSeconds) })
+
+/** The typed store errors (repository/errors.ts) as the answers the document gives them. */
+function storeAnswer(
+  error: Error,
+  reading: boolean,
+  retryAfterSeconds: number,
+): Error & { statusCode?: number } {
+  if (error instanceof StoreFullError) {
+    return new HttpError(507, 'the store is full: nothing was changed; reads still work')
+  }
+  if (error instanceof StoreUnavailableError) {
+    const message = reading
+      ? 'the store cannot be read now: try again later'
+      : 'the store cannot take changes now: nothing was changed; try again later'
+    return new HttpError(503, message, { 'retry-after': String(retryAfterSeconds) })
+  }
+  return error
+}
+
+/**
+ * SIMULATE_FAULTS (tests only, refused in production): `X-Simulate-Fault: overloaded`, `store-full`
+ * or `store-unavailable` makes a request fail as that fault would, through the same errors and error
+ * handler, so a contract run can see each documented answer of every operation.
+ */
+function simulateFault(retryAfterSeconds: number) {
+  return async (request: FastifyRequest) => {
+    const fault = request.headers['x-simulate-fault']
+    if (fault === undefined || request.routeOptions.url === '/healthz') return
+    if (fault === 'overloaded') throw overloaded(retryAfterSeconds)
+    // A store fault is only a write's: reads keep working.
+    if (request.method === 'GET') return
+    if (fault === 'store-full') throw new StoreFullError('simulated')
+    if (fault === 'store-unavailable') throw new StoreUnavailableError('simulated')
+  }
+}
+
+export async function buildApp({ config, logger, spec, logStream }: BuildOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: logger ?? {
+      level: config.logLevel,
+      redact: ['req.headers.authorization'],
+      ...(logStream ? { stream: logStream } : {}),
+    },
+    bodyLimit: BODY_LIMIT,
+    // Routes are what the document says: no implicit HEAD routes.
+    exposeHeadRoutes: false,
+    logController: new OneLinePerRequest(),
+    clientErrorHandler: answerClientError,
+    // A request id a client can quote and nobody can guess; a client's own id is not trusted.
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+    // Fastify's own 503 while closing is not in the Error shape: the shuttingDown hook below answers.
+    return503OnClosing: false,
+    // Timeouts against slow or idle clients (the document's Limits): Node's requestTimeout covers the
+    // whole request, headersTimeout the headers alone; both are checked every connectionsCheckingInterval.
+    requestTimeout: config.timeouts.request,
+    keepAliveTimeout: config.timeouts.keepAlive,
+    connectionTimeout: config.timeouts.connection,
+    http: {
+      headersTimeout: config.timeouts.headers,
+      requestTimeout: config.timeouts.request,
+      // Node's default (30 s) would let a slow client overstay a short timeout by that much.
+      connectionsCheckingInterval: Math.min(1_000, Math.ceil(config.timeouts.headers / 4)),
+    },
+  })
+  // From the moment close() starts, a new request is refused (it would race the store's closing);
+  // the requests already in flight are answered as usual.
+  let closing = false
+  app.addHook('preClose', async () => {
+    closing = true
+  })
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-request-id', request.id)
+    if (!closing) return done()
+    reply.header('connection', 'close')
+    done(shuttingDown(config.retryAfterSeconds))
+  })
+  app.decorate('spec', spec ?? loadDocument(document))
+  app.setValidatorCompiler(validatorCompiler(createAjv()))
+
+  // application/json alone: anything else, text/plain included, is 415. An operation the document
+  // gives no request body ignores whatever body or content type a client sends along.
+  const takesBody = (request: FastifyRequest) => request.routeOptions.schema?.body !== undefined
+  app.removeAllContentTypeParsers()
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (!takesBody(request)) return done(null, undefined)
+    try {
+      done(null, parseJsonBody(body as string))
+    } catch (error) {
+      done(error as Error, undefined)
+    }
+  })
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (request, _body, done) => {
+    if (!takesBody(request)) return done(null, undefined)
+    const given = request.headers['content-type'] ?? 'without a content type'
+    done(new HttpError(415, `the body must be application/json, not ${given}`))
+  })
+
+  app.setErrorHandler(async (caught: Error & { statusCode?: number }, request, reply) => {
+    const error = storeAnswer(caught, request.method === 'GET', config.retryAfterSeconds)
+    if (error !== caught) request.log.warn({ err: caught }, 'the store refused a request')
+    const status = error.statusCode ?? 500
+    if (status >= 500 && !(error instanceof HttpError)) {
+      // The client gets the request id (X-Request-Id), never the internal text; the log gets both.
+      request.log.error({ err: error }, 'request failed')
+      return reply.code(500).send(errorBody(500, 'internal server error'))
+    }
+    if (error instanceof HttpError) reply.headers(error.headers)
+    return reply.code(status).send(errorBody(status, messageFor(error)))
+  })
+
+  await app.register(securityHeaders)
+  await app.register(cors, { origins: config.corsOrigins })
+  // After CORS, so that a browser app on another origin can read the 503 too.
+  await app.register(underPressure, { config })
+  if (config.simulateFaults) app.addHook('onRequest', simulateFault(config.retryAfterSeconds))
+  await app.register(docs)
+  await app.register(repository, {
+    databaseUrl: config.databaseUrl,
+    poolSize: config.databasePoolSize,
+    connectTimeoutMs: config.databaseConnectTimeoutMs,
+    statementTimeoutMs: config.databaseStatementTimeoutMs,
+    sqlite: { maxPageCount: config.sqliteMaxPageCount, readOnly: config.databaseReadOnly },
+  })
+  await app.register(rateLimit, { config })
+  await app.register(auth, { config })
+  if (config.sandbox) await app.register(sandbox)
+  await app.register(openapiRoutes, {
+    handlers: { ...plantHandlers, ...probeHandlers },
+    // Liveness is answered under pressure too, so an overloaded server is not restarted for being busy.
+    routeConfig: { getHealth: { pressureHandler: () => undefined } },
+  })
+  return app
+}

@@ -1,0 +1,65 @@
+// Bearer authentication for every operation whose security the document requires: AUTH_TOKENS, and JWTs.
+import { hash } from 'node:crypto'
+import { bearerToken, type HttpError, tokenInvalid, tokenRequired } from '@plant-store/core'
+import type { FastifyRequest } from 'fastify'
+import fp from 'fastify-plugin'
+import type { Config } from '../../config.js'
+import { createJwtVerifier, looksLikeJwt } from '../../lib/jwt.js'
+import { tooMany } from '../external/rate-limit.js'
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Who the bearer token belongs to; '' on routes without security. */
+    principal: string
+  }
+}
+
+const digest = (token: string) => hash('sha256', token, 'base64')
+
+export default fp(
+  async (app, { config }: { config: Config }) => {
+    // Keyed by the SHA-256 digest of each token, never by the token: a lookup compares digests, whose
+    // bytes say nothing of the token a caller must guess, so its timing leaks nothing of a token.
+    const known = new Map([...config.tokens].map(([token, principal]) => [digest(token), principal]))
+    const jwt = config.jwt && createJwtVerifier(config.jwt, config.retryAfterSeconds)
+    /** Who a token is, when that is known without asking anyone: the sandbox, AUTH_TOKENS, a JWT seen lately. */
+    const principalOf = (tokenDigest: string): string | undefined => {
+      // The same SHA-256 as the digest, in hex as sandbox principals have always been named.
+      if (config.sandbox) return `sandbox:${Buffer.from(tokenDigest, 'base64').toString('hex').slice(0, 32)}`
+      return known.get(tokenDigest) ?? jwt?.remembered(tokenDigest)
+    }
+
+    // A failure counts against the client's address: past the limit, guessing gets 429, not 401.
+    const refuse = (request: FastifyRequest, refusal: HttpError, done: (error?: Error) => void) => {
+      app
+        .authFailureLimited(request)
+        .then(({ limited, retryAfter }) => done(limited ? tooMany(retryAfter, 'address') : refusal), done)
+    }
+
+    app.decorateRequest('principal', '')
+    // A callback hook, not an async one: no promise per request.
+    app.addHook('onRequest', (request, reply, done) => {
+      if (!request.routeOptions.config.secured) return done()
+      // An answer for one principal is no one else's: no cache may keep it, a 401 included.
+      reply.header('cache-control', 'no-store')
+      const token = bearerToken(request.headers.authorization)
+      if (token === undefined) return refuse(request, tokenRequired(), done)
+      const tokenDigest = digest(token)
+      const principal = principalOf(tokenDigest)
+      if (principal !== undefined) {
+        request.principal = principal
+        return done()
+      }
+      if (!jwt || !looksLikeJwt(token)) return refuse(request, tokenInvalid(), done)
+      jwt.verify(token, tokenDigest).then(
+        (subject) => {
+          request.principal = subject
+          done()
+        },
+        // A 503 (the key set out of reach) is no failed guess, and is not counted.
+        (error: HttpError) => (error.statusCode === 401 ? refuse(request, error, done) : done(error)),
+      )
+    })
+  },
+  { name: 'auth', dependencies: ['rate-limit'] },
+)

@@ -1,0 +1,46 @@
+// Registers one route per operation of the document, with its schemas, security and handler.
+
+import { routePath, routeSchema, unrouted } from '@plant-store/core'
+import type { RouteHandlerMethod } from 'fastify'
+import fp from 'fastify-plugin'
+import type { Handlers, ProbeHandlers } from '../../types.js'
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Whether the route's operation requires credentials (isSecured of @plant-store/core). */
+    secured?: boolean
+  }
+}
+
+export default fp(
+  async (
+    app,
+    {
+      handlers,
+      routeConfig = {},
+    }: { handlers: Handlers & ProbeHandlers; routeConfig?: Record<string, object> },
+  ) => {
+    const { operations } = app.spec
+    const documented = new Set(operations.map((entry) => entry.operationId))
+    const extra = Object.keys(handlers).filter((id) => !documented.has(id))
+    if (extra.length > 0)
+      throw new Error(`handlers without an operation in the document: ${extra.join(', ')}`)
+    for (const entry of operations) {
+      const handler = handlers[entry.operationId as keyof Handlers] as RouteHandlerMethod | undefined
+      if (!handler) throw new Error(`no handler for operation ${entry.operationId}`)
+      app.route({
+        method: entry.method.toUpperCase(),
+        url: routePath(entry),
+        schema: routeSchema(entry),
+        config: { ...routeConfig[entry.operationId], secured: entry.secured },
+        handler,
+      })
+    }
+
+    const refusal = unrouted(operations)
+    app.setNotFoundHandler(async (request) => {
+      throw refusal(request.method, request.url.split('?')[0] ?? '')
+    })
+  },
+  { name: 'openapi-routes', dependencies: ['auth'] },
+)

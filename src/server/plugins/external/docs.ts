@@ -1,0 +1,58 @@
+// Serves spec/openapi.yaml as /openapi.json and as an interactive page at /docs (from the copy made for
+// people in lib/docs-document.ts).
+//
+// The page's plugins (@fastify/swagger, @fastify/swagger-ui and @fastify/static under it) cost about a
+// tenth of the server's start, for a page few requests ever ask for. So they are loaded on the first
+// request under /docs, into an app of their own, which answers through inject(); this app's hooks
+// (CORS, the log line) run as for any route, and what that app does not know is this app's 404.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import fp from 'fastify-plugin'
+import { docsDocument } from '../../lib/docs-document.js'
+
+const DOCS = '/docs'
+// Set by this app's own reply for the body it sends.
+const ownHeaders = new Set(['content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding'])
+
+export default fp(async (app) => {
+  const document = app.spec.document
+  let docsApp: Promise<FastifyInstance> | undefined
+  const build = async () => {
+    const [{ default: Fastify }, { default: swagger }, { default: swaggerUi }] = await Promise.all([
+      import('fastify'),
+      import('@fastify/swagger'),
+      import('@fastify/swagger-ui'),
+    ])
+    const docs = Fastify({ logger: false, exposeHeadRoutes: false })
+    const shown = docsDocument(app.spec.dereferenced)
+    await docs.register(swagger, { mode: 'static', specification: { document: shown as never } })
+    await docs.register(swaggerUi, { routePrefix: DOCS })
+    await docs.ready()
+    return docs
+  }
+  const serve = async (request: FastifyRequest, reply: FastifyReply) => {
+    docsApp ??= build().catch((error: unknown) => {
+      docsApp = undefined
+      throw error
+    })
+    const docs = await docsApp
+    const answer = await docs.inject({
+      method: request.method as 'GET' | 'HEAD',
+      url: request.url,
+      headers: request.headers,
+    })
+    if (answer.statusCode === 404) return reply.callNotFound()
+    for (const [name, value] of Object.entries(answer.headers)) {
+      // A HEAD answer carries the length of the body it leaves out.
+      const own = ownHeaders.has(name) && !(name === 'content-length' && request.method === 'HEAD')
+      if (value !== undefined && !own) reply.header(name, value)
+    }
+    reply.code(answer.statusCode)
+    // An empty body without a content type (a redirect) stays without one.
+    const empty = answer.rawPayload.length === 0 && answer.headers['content-type'] === undefined
+    return empty ? reply.send() : reply.send(answer.rawPayload)
+  }
+  // The page runs Swagger UI's own scripts and styles: the API's CSP would stop them.
+  app.route({ method: ['GET', 'HEAD'], url: DOCS, handler: serve, helmet: false })
+  app.route({ method: ['GET', 'HEAD'], url: `${DOCS}/*`, handler: serve, helmet: false })
+  app.get('/openapi.json', async () => document)
+})

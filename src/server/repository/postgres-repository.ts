@@ -1,0 +1,173 @@
+// PostgreSQL storage through node-postgres: a bounded pool, statement and connection timeouts, and
+// int64 ids exact end to end (bigint columns, read as BigInt, sent as decimal text).
+
+import {
+  INT64_MAX,
+  INT64_MIN,
+  type ListQuery,
+  type PlantRepository,
+  type StoredPlant,
+} from '@plant-store/core'
+import pg from 'pg'
+import { StoreUnavailableError } from './errors.js'
+import { checkSchemaVersion, migrations, StoreStartError } from './migrations.js'
+
+export interface PostgresOptions {
+  /** `postgres://…` or `postgresql://…`. */
+  url: string
+  poolSize: number
+  connectTimeoutMs: number
+  statementTimeoutMs: number
+}
+
+const INT8_OID = 20
+// pg reads int8 as a string by default so as not to round it; the store reads it as BigInt instead.
+const types = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === INT8_OID
+      ? (text: string) => BigInt(text)
+      : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+}
+
+/** Every instance takes this lock while it migrates, so that instances started together migrate once. */
+const MIGRATION_LOCK = "hashtext('plant-store schema migrations')"
+
+/** A row as an array: the id read as BigInt, name and tag as their UTF-8 bytes. */
+type Row = [id: bigint, name: Buffer, tag: Buffer | null]
+
+export async function openPostgresRepository(options: PostgresOptions): Promise<PlantRepository> {
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.poolSize,
+    connectionTimeoutMillis: options.connectTimeoutMs,
+    statement_timeout: options.statementTimeoutMs,
+    // The server's own timeout cannot fire when the server is gone: the client stops waiting too.
+    query_timeout: options.statementTimeoutMs + 1000,
+    keepAlive: true,
+    application_name: 'plant-store',
+    types,
+  })
+  // An idle connection that the server closes (a restart) errors here; the pool drops it and opens a
+  // new one when asked, and a request in flight gets its own error. Unhandled, it would end the process.
+  pool.on('error', () => {})
+
+  try {
+    await migrate(pool)
+  } catch (error) {
+    await pool.end()
+    if (error instanceof StoreStartError) throw error
+    throw new StoreStartError(`cannot open the PostgreSQL database: ${(error as Error).message}`)
+  }
+
+  const query = async (name: string, text: string, values: unknown[]) => {
+    try {
+      return await pool.query<Row>({ name, text, values, rowMode: 'array' })
+    } catch (error) {
+      throw unavailable(error)
+        ? new StoreUnavailableError(
+            `the store is unavailable: ${(error as Error)?.message ?? String(error)}`,
+            { cause: error },
+          )
+        : error
+    }
+  }
+  const text = (id: number | bigint) => String(id)
+  const bytes = (value: string | undefined) => (value === undefined ? null : Buffer.from(value, 'utf8'))
+  let closing: Promise<void> | undefined
+  const changed = (result: pg.QueryResult) => result.rowCount === 1
+
+  return {
+    create: async (owner, plant) =>
+      changed(
+        await query(
+          'plants-create',
+          'INSERT INTO plants (owner, id, name, tag) VALUES ($1, $2, $3, $4) ON CONFLICT (owner, id) DO NOTHING',
+          [owner, text(plant.id), bytes(plant.name), bytes(plant.tag)],
+        ),
+      ),
+    replace: async (owner, plant) =>
+      changed(
+        await query('plants-replace', 'UPDATE plants SET name = $1, tag = $2 WHERE owner = $3 AND id = $4', [
+          bytes(plant.name),
+          bytes(plant.tag),
+          owner,
+          text(plant.id),
+        ]),
+      ),
+    delete: async (owner, id) =>
+      changed(
+        await query('plants-delete', 'DELETE FROM plants WHERE owner = $1 AND id = $2', [owner, text(id)]),
+      ),
+    get: async (owner, id) => {
+      const { rows } = await query(
+        'plants-get',
+        'SELECT id, name, tag FROM plants WHERE owner = $1 AND id = $2',
+        [owner, text(id)],
+      )
+      return rows[0] && toPlant(rows[0])
+    },
+    list: async (owner, { limit, after, tag }: ListQuery) => {
+      if (after === INT64_MAX) return []
+      const from = text(after === undefined ? INT64_MIN : after + 1n)
+      const { rows } =
+        tag === undefined
+          ? await query(
+              'plants-page',
+              'SELECT id, name, tag FROM plants WHERE owner = $1 AND id >= $2 ORDER BY id LIMIT $3',
+              [owner, from, limit],
+            )
+          : await query(
+              'plants-page-by-tag',
+              'SELECT id, name, tag FROM plants WHERE owner = $1 AND tag = $2 AND id >= $3 ORDER BY id LIMIT $4',
+              [owner, bytes(tag), from, limit],
+            )
+      return rows.map(toPlant)
+    },
+    ping: async () => {
+      await query('ping', 'SELECT 1', [])
+    },
+    // Once: the app and a test may both close it.
+    close: () => {
+      closing ??= pool.end()
+      return closing
+    },
+  }
+}
+
+async function migrate(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect()
+  try {
+    await client.query('BEGIN')
+    // Held to the end of the transaction: a second instance waits here, then finds the work done.
+    await client.query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`)
+    await client.query('CREATE TABLE IF NOT EXISTS schema_version (version integer NOT NULL)')
+    const { rows } = await client.query<{ version: number }>('SELECT version FROM schema_version')
+    const version = rows[0]?.version ?? 0
+    if (rows.length === 0) await client.query('INSERT INTO schema_version (version) VALUES (0)')
+    checkSchemaVersion(version, 'PostgreSQL')
+    for (const step of migrations.slice(version)) await client.query(step.postgres)
+    await client.query('UPDATE schema_version SET version = $1', [migrations.length])
+    await client.query('COMMIT')
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {})
+    throw error
+  } finally {
+    client.release()
+  }
+}
+
+// SQLSTATE classes that say the database could not do the work now, not that the request was wrong:
+// 08 connection exception, 53 insufficient resources, 57 operator intervention (shutdown, a
+// statement timeout). An error without an SQLSTATE comes from the connection itself (refused, reset,
+// a timeout of the pool or of the client).
+function unavailable(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code
+  if (typeof code !== 'string' || !/^[0-9A-Z]{5}$/.test(code)) return true
+  return /^(08|53|57)/.test(code)
+}
+
+function toPlant([id, name, tag]: Row): StoredPlant {
+  return tag === null
+    ? { id, name: name.toString('utf8') }
+    : { id, name: name.toString('utf8'), tag: tag.toString('utf8') }
+}

@@ -1,0 +1,175 @@
+// SQLite storage through better-sqlite3. Writes arriving in one event-loop turn share one transaction
+// (group commit), and each is answered only after that transaction is durably committed.
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
+import {
+  INT64_MAX,
+  INT64_MIN,
+  type ListQuery,
+  type PlantRepository,
+  type StoredPlant,
+} from '@plant-store/core'
+import Database from 'better-sqlite3'
+import { StoreFullError, StoreUnavailableError } from './errors.js'
+import { checkSchemaVersion, migrations } from './migrations.js'
+
+/** A row as an array (better-sqlite3's raw mode): id, name, tag. */
+type Row = [id: bigint, name: string, tag: string | null]
+
+interface PendingWrite {
+  run: () => boolean
+  resolve: (done: boolean) => void
+  reject: (error: unknown) => void
+}
+
+export interface SqliteOptions {
+  /** The most pages (of 4096 bytes) the file may hold: past it a write fails as on a full disk. */
+  maxPageCount?: number
+  /** Reads only: every write fails as on a read-only file system (the file must be migrated already). */
+  readOnly?: boolean
+}
+
+export function openSqliteRepository(file: string, options: SqliteOptions = {}): PlantRepository {
+  if (file !== ':memory:' && !options.readOnly) mkdirSync(dirname(file), { recursive: true })
+  const db = new Database(file, {
+    readonly: options.readOnly === true,
+    fileMustExist: options.readOnly === true,
+  })
+  if (!options.readOnly) db.pragma('journal_mode = WAL')
+  // FULL: a commit is on disk before its requests are answered; group commit pays for the fsync.
+  db.pragma('synchronous = FULL')
+  db.pragma('busy_timeout = 5000')
+  db.defaultSafeIntegers(true)
+  try {
+    if (options.readOnly) {
+      if (Number(db.pragma('user_version', { simple: true })) !== migrations.length) {
+        throw new Error(
+          `${file} is not at schema version ${migrations.length}: open it writable once to migrate`,
+        )
+      }
+    } else {
+      migrate(db)
+    }
+  } catch (error) {
+    db.close()
+    throw error
+  }
+  if (options.maxPageCount !== undefined) db.pragma(`max_page_count = ${options.maxPageCount}`)
+
+  const insert = db.prepare(
+    'INSERT INTO plants (owner, id, name, tag) VALUES (?, ?, ?, ?) ON CONFLICT (owner, id) DO NOTHING',
+  )
+  const update = db.prepare('UPDATE plants SET name = ?, tag = ? WHERE owner = ? AND id = ?')
+  const remove = db.prepare('DELETE FROM plants WHERE owner = ? AND id = ?')
+  // Raw mode: rows as arrays, which better-sqlite3 builds at about two thirds of the cost of objects
+  // (a page of 51 rows: 63 against 96 µs CPU with serialization, measured in isolation).
+  const select = db
+    .prepare<[string, bigint], Row>('SELECT id, name, tag FROM plants WHERE owner = ? AND id = ?')
+    .raw(true)
+  const page = db
+    .prepare<[string, bigint, number], Row>(
+      'SELECT id, name, tag FROM plants WHERE owner = ? AND id >= ? ORDER BY id LIMIT ?',
+    )
+    .raw(true)
+  const pageByTag = db
+    .prepare<[string, string, bigint, number], Row>(
+      'SELECT id, name, tag FROM plants WHERE owner = ? AND tag = ? AND id >= ? ORDER BY id LIMIT ?',
+    )
+    .raw(true)
+
+  let pending: PendingWrite[] = []
+  const commit = db.transaction((batch: PendingWrite[]) => batch.map((write) => write.run()))
+  const flush = () => {
+    const batch = pending
+    pending = []
+    if (batch.length === 0) return
+    let results: boolean[]
+    try {
+      results = commit(batch)
+    } catch (error) {
+      // The transaction rolled back as a whole: nothing of the batch is stored. Alone, a write fails
+      // only for itself (on a nearly full disk a delete still frees room while a create does not).
+      if (batch.length === 1) batch[0]?.reject(storeError(error))
+      else for (const write of batch) commitAlone(write)
+      return
+    }
+    batch.forEach((write, i) => {
+      write.resolve(results[i] === true)
+    })
+  }
+  const commitAlone = (write: PendingWrite) => {
+    try {
+      write.resolve(commit([write])[0] === true)
+    } catch (error) {
+      write.reject(storeError(error))
+    }
+  }
+  const write = (run: () => boolean) =>
+    new Promise<boolean>((resolve, reject) => {
+      pending.push({ run, resolve, reject })
+      if (pending.length === 1) setImmediate(flush)
+    })
+
+  return {
+    create: (owner, plant) =>
+      write(() => insert.run(owner, BigInt(plant.id), plant.name, plant.tag ?? null).changes === 1),
+    replace: (owner, plant) =>
+      write(() => update.run(plant.name, plant.tag ?? null, owner, BigInt(plant.id)).changes === 1),
+    delete: (owner, id) => write(() => remove.run(owner, id).changes === 1),
+    get: async (owner, id) => {
+      const row = read(() => select.get(owner, id))
+      return row && toPlant(row)
+    },
+    ping: async () => {
+      select.get('', 0n)
+    },
+    list: async (owner, { limit, after, tag }: ListQuery) => {
+      if (after === INT64_MAX) return []
+      const from = after === undefined ? INT64_MIN : after + 1n
+      const rows = read(() =>
+        tag === undefined ? page.all(owner, from, limit) : pageByTag.all(owner, tag, from, limit),
+      )
+      return rows.map(toPlant)
+    },
+    close: async () => {
+      flush()
+      db.close()
+    },
+  }
+}
+
+/**
+ * SQLite's result codes for a store that cannot take the write, as the typed errors of ./errors.ts;
+ * anything else (a bug, a constraint) is passed on as it is.
+ */
+function storeError(error: unknown): unknown {
+  const code = (error as { code?: unknown }).code
+  if (typeof code !== 'string') return error
+  if (code === 'SQLITE_FULL') return new StoreFullError('the database or its disk is full', { cause: error })
+  if (/^SQLITE_(READONLY|IOERR|CANTOPEN|BUSY|LOCKED)/.test(code))
+    return new StoreUnavailableError(`the database cannot take writes (${code})`, { cause: error })
+  return error
+}
+
+function read<T>(query: () => T): T {
+  try {
+    return query()
+  } catch (error) {
+    throw storeError(error)
+  }
+}
+
+function migrate(db: Database.Database): void {
+  const version = Number(db.pragma('user_version', { simple: true }))
+  checkSchemaVersion(version, 'SQLite')
+  db.transaction(() => {
+    migrations.slice(version).forEach((step, i) => {
+      db.exec(step.sqlite)
+      db.pragma(`user_version = ${version + i + 1}`)
+    })
+  })()
+}
+
+function toPlant([id, name, tag]: Row): StoredPlant {
+  return tag === null ? { id, name } : { id, name, tag }
+}

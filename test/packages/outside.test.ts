@@ -1,0 +1,289 @@
+// The packages as an app gets them: each packed by `npm pack` (which builds it), checked by publint and
+// attw, and installed from its tarball into scratch apps with a fresh lockfile and the registry for the
+// rest; there a frontend app type-checks, runs the README's vitest setup and tests of its own, and keeps
+// the server out of its tree, and a server app runs `plant-store-server --help`.
+import { lstat, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { repoRoot, runToExit } from '../../scripts/lib/processes.js'
+
+const packages = ['core', 'msw', 'client', 'server'] as const
+type Package = (typeof packages)[number]
+const rootManifest = JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8')) as {
+  devDependencies: Record<string, string>
+}
+const range = (name: string) => rootManifest.devDependencies[name] ?? 'latest'
+
+let work = ''
+const tarballs = {} as Record<Package, string>
+
+// The scratch apps get this machine's environment (its proxy and certificates reach the registry), not
+// this run's npm, vitest or Node settings.
+const ownEnv = Object.fromEntries(
+  Object.entries(process.env).filter(
+    ([key]) => !/^(npm_|vitest|vite_|node_options$|node_env$|test$)/i.test(key),
+  ),
+)
+
+/** Runs a command of the scratch apps. */
+async function run(cwd: string, command: string, args: string[], timeoutMs = 240_000) {
+  const began = performance.now()
+  const result = await runToExit({
+    name: `${command} ${args.join(' ')}`,
+    command,
+    args,
+    cwd,
+    cleanEnv: true,
+    env: { ...ownEnv, NO_COLOR: '1', npm_config_update_notifier: 'false' },
+    timeoutMs,
+  })
+  return { ...result, seconds: (performance.now() - began) / 1000 }
+}
+
+const npmInstall = (cwd: string, specs: string[] = []) =>
+  run(cwd, 'npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...specs])
+
+/** Bytes of the files under a folder, as the disk holds them; a bounded walk, symlinks not followed. */
+async function bytes(dir: string): Promise<number> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => [])
+  let total = 0
+  for (const entry of entries)
+    if (entry.isFile()) total += (await lstat(join(entry.parentPath, entry.name))).size
+  return total
+}
+
+async function writeFiles(dir: string, files: Record<string, string>) {
+  for (const [name, text] of Object.entries(files)) {
+    await mkdir(dirname(join(dir, name)), { recursive: true })
+    await writeFile(join(dir, name), text)
+  }
+}
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'plant-store-packages-'))
+  const packed = await run(repoRoot, 'npm', [
+    'pack',
+    '--json',
+    '--loglevel=error',
+    `--pack-destination=${work}`,
+    ...packages.map((name) => `--workspace=src/${name}`),
+  ])
+  expect(packed.exit, packed.output).toBe(0)
+  const list = JSON.parse(packed.output.slice(packed.output.indexOf('['))) as {
+    name: string
+    filename: string
+  }[]
+  for (const { name, filename } of list)
+    tarballs[name.replace('@plant-store/', '') as Package] = join(work, filename)
+  expect(Object.keys(tarballs).sort()).toEqual([...packages].sort())
+}, 240_000)
+
+afterAll(async () => {
+  if (work) await rm(work, { recursive: true, force: true })
+})
+
+describe.each(packages)('@plant-store/%s, packed', (name) => {
+  it('passes publint', async () => {
+    const { exit, output } = await run(work, process.execPath, [
+      join(repoRoot, 'node_modules/publint/src/cli.js'),
+      'run',
+      tarballs[name],
+      '--strict',
+    ])
+    console.log(output.trim())
+    expect(exit, output).toBe(0)
+  })
+
+  it('passes attw (ESM only: the packages have no CommonJS entry)', async () => {
+    const { exit, output } = await run(work, process.execPath, [
+      join(repoRoot, 'node_modules/@arethetypeswrong/cli/dist/index.js'),
+      tarballs[name],
+      '--profile',
+      'esm-only',
+      '--format',
+      'ascii',
+    ])
+    console.log(output.trim())
+    expect(exit, output).toBe(0)
+  })
+
+  it('ships its build, not its sources or tests', async () => {
+    const { output } = await run(work, 'tar', ['-tzf', tarballs[name]])
+    const files = output.trim().split('\n')
+    expect(files).toContain('package/dist/index.js')
+    expect(files).toContain('package/dist/index.d.ts')
+    expect(
+      files.filter((file) => !/^package\/(dist\/.*|package\.json|README\.md|LICENSE)$/.test(file)),
+    ).toEqual([])
+  })
+})
+
+const marker = /<!-- frontend-example: (\S+) -->\n```ts\n([\s\S]*?)```/g
+
+/** A test of the app's own beside the README's: the examples mode, and the client against the handlers. */
+const ownTest = `import { createPlantStoreClient, ok, PlantStoreError } from '@plant-store/client'
+import { createPlantStoreHandlers } from '@plant-store/msw'
+import { expect, it } from 'vitest'
+import { server } from './mocks/node'
+
+it("answers with the document's examples in examples mode", async () => {
+  server.use(...createPlantStoreHandlers({ mode: 'examples', baseUrl: 'http://examples.test' }).handlers)
+  const headers = { authorization: 'Bearer any-token' }
+  const list = await fetch('http://examples.test/plants', { headers })
+  expect(list.status).toBe(200)
+  expect(Array.isArray(await list.json())).toBe(true)
+  const bad = await fetch('http://examples.test/plants', { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: '{' })
+  expect(bad.status).toBe(400)
+  expect(await bad.json()).toMatchObject({ error: 400 })
+})
+
+it('reads and writes int64 ids exactly through the client, against the stateful handlers', async () => {
+  const plants = createPlantStoreClient({ baseUrl: 'http://localhost:3000/api', token: 'any-token' })
+  const basil = ok(await plants.GET('/plants/{id}', { params: { path: { id: 1n } } }))
+  expect(basil).toEqual({ id: 1n, name: 'Basil', tag: 'herb' })
+  const id = 9223372036854775807n
+  ok(await plants.POST('/plants', { body: { id, name: 'Huge' } }))
+  expect(ok(await plants.GET('/plants/{id}', { params: { path: { id } } })).id).toBe(id)
+  const again = plants.POST('/plants', { body: { id, name: 'again' } }).then(ok)
+  await expect(again).rejects.toBeInstanceOf(PlantStoreError)
+})
+`
+
+/** Uses every export a frontend app would, for the type-checks under both resolutions (no relative imports). */
+const typeCheck = `import { createPlantStoreClient, ok, type Plant } from '@plant-store/client'
+import { type PlantStore, createPlantStoreHandlers } from '@plant-store/msw'
+import type { RequestHandler } from 'msw'
+import { setupServer } from 'msw/node'
+
+const { handlers, store }: { handlers: RequestHandler[]; store: PlantStore } = createPlantStoreHandlers({
+  baseUrl: 'http://localhost:3000/api',
+})
+export const server = setupServer(...handlers)
+store.failNext('deletePlant', { status: 500 })
+const plants = createPlantStoreClient({ baseUrl: 'http://localhost:3000/api' })
+export async function first(): Promise<bigint> {
+  const plant: Plant = ok(await plants.GET('/plants/{id}', { params: { path: { id: 1n } } }))
+  return plant.id
+}
+`
+
+const tsconfig = (moduleResolution: 'bundler' | 'node16') =>
+  JSON.stringify({
+    compilerOptions: {
+      target: 'ES2022',
+      lib: ['ES2023', 'DOM'],
+      module: moduleResolution === 'bundler' ? 'ESNext' : 'Node16',
+      moduleResolution,
+      strict: true,
+      noUncheckedIndexedAccess: true,
+      noEmit: true,
+      skipLibCheck: true,
+      types: [],
+    },
+    // node16 asks for extensions on relative imports, which the README's blocks leave out.
+    include:
+      moduleResolution === 'bundler'
+        ? ['src', 'vitest.setup.ts', 'vitest.config.ts', 'check.ts']
+        : ['check.ts'],
+  })
+
+describe('a frontend app, installed from the tarballs', () => {
+  let app = ''
+  beforeAll(async () => {
+    app = join(work, 'frontend-app')
+    const readme = await readFile(join(repoRoot, 'README.md'), 'utf8')
+    const blocks = Object.fromEntries(
+      [...readme.matchAll(marker)].map((m) => [m[1] as string, m[2] as string]),
+    )
+    await writeFiles(app, {
+      ...blocks,
+      'src/own.test.ts': ownTest,
+      'check.ts': typeCheck,
+      'tsconfig.json': tsconfig('bundler'),
+      'tsconfig.node16.json': tsconfig('node16'),
+      'package.json': JSON.stringify({
+        name: 'frontend-app',
+        private: true,
+        type: 'module',
+        devDependencies: { msw: range('msw'), typescript: range('typescript'), vitest: range('vitest') },
+      }),
+    })
+    // The app's own tools first, so that what the packages add is measured alone.
+    const tools = await npmInstall(app)
+    expect(tools.exit, tools.output).toBe(0)
+    const before = await bytes(join(app, 'node_modules'))
+    const added = await npmInstall(app, [tarballs.core, tarballs.msw, tarballs.client])
+    expect(added.exit, added.output).toBe(0)
+    const after = await bytes(join(app, 'node_modules'))
+    console.log(
+      `frontend packages (core, msw, client) installed into an app with msw, vitest and typescript in ` +
+        `${added.seconds.toFixed(1)} s, adding ${((after - before) / 1e6).toFixed(2)} MB to node_modules ` +
+        `(target: under 30 s and 5 MB; the app's own tools took ${tools.seconds.toFixed(1)} s)`,
+    )
+  }, 480_000)
+
+  it('holds no better-sqlite3, fastify or pg, and one copy of msw', async () => {
+    const server = await run(app, 'npm', [
+      'query',
+      '--loglevel=error',
+      '#better-sqlite3, #fastify, #pg, #jose',
+    ])
+    expect(server.exit, server.output).toBe(0)
+    expect(JSON.parse(server.output)).toEqual([])
+    const msw = await run(app, 'npm', ['query', '--loglevel=error', '#msw'])
+    expect((JSON.parse(msw.output) as { location: string }[]).map((node) => node.location)).toEqual([
+      'node_modules/msw',
+    ])
+  })
+
+  it.each(['tsconfig.json', 'tsconfig.node16.json'])('type-checks strict with %s', async (config) => {
+    const { exit, output } = await run(app, 'npx', ['tsc', '-p', config])
+    expect(exit, output).toBe(0)
+  })
+
+  it("runs the README's setup and its own tests of the handlers and the client under vitest", async () => {
+    const report = join(app, 'report.json')
+    const { exit, output } = await run(app, 'npx', [
+      'vitest',
+      'run',
+      '--reporter=json',
+      `--outputFile=${report}`,
+    ])
+    const results = JSON.parse(await readFile(report, 'utf8').catch(() => '{}')) as {
+      numTotalTests?: number
+      numPassedTests?: number
+      testResults?: { message?: string; assertionResults?: { failureMessages?: string[] }[] }[]
+    }
+    const failures = (results.testResults ?? []).flatMap((file) => [
+      file.message ?? '',
+      ...(file.assertionResults ?? []).flatMap((test) => test.failureMessages ?? []),
+    ])
+    const shown = [output, ...failures].filter(Boolean).join('\n')
+    expect(exit, shown).toBe(0)
+    expect(results.numTotalTests, shown).toBeGreaterThanOrEqual(4)
+    expect(results.numPassedTests, shown).toBe(results.numTotalTests)
+  }, 180_000)
+})
+
+describe('a server app, installed from the tarballs', () => {
+  let app = ''
+  beforeAll(async () => {
+    app = join(work, 'server-app')
+    await writeFiles(app, {
+      'package.json': JSON.stringify({ name: 'server-app', private: true, type: 'module' }),
+    })
+    const installed = await npmInstall(app, [tarballs.core, tarballs.server])
+    expect(installed.exit, installed.output).toBe(0)
+    console.log(
+      `@plant-store/server installed into an empty app in ${installed.seconds.toFixed(1)} s, ` +
+        `${((await bytes(join(app, 'node_modules'))) / 1e6).toFixed(1)} MB`,
+    )
+  }, 480_000)
+
+  it('runs `npx plant-store-server --help`', async () => {
+    const { exit, output } = await run(app, 'npx', ['plant-store-server', '--help'])
+    expect(exit, output).toBe(0)
+    expect(output).toContain('Usage: plant-store-server [--sandbox]')
+  })
+})

@@ -1,0 +1,15 @@
+// The packages installed from their tarballs (test/packages/outside.test.ts): a stage of `npm test` of its
+// own, as it packs, builds and installs from the registry, which the unit run on every Node need not.
+import { fileURLToPath } from 'node:url'
+import { defineConfig } from 'vitest/config'
+
+export default defineConfig({
+  test: {
+    root: fileURLToPath(new URL('../..', import.meta.url)),
+    include: ['test/packages/**/*.test.ts'],
+    testTimeout: 180_000,
+    hookTimeout: 480_000,
+    reporters: ['default', 'junit'],
+    outputFile: { junit: 'reports/packages.junit.xml' },
+  },
+})
