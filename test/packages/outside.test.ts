@@ -1,12 +1,12 @@
 // The packages as an app gets them: each packed by `npm pack` (which builds it), checked by publint and
 // attw, and installed from its tarball into scratch apps with a fresh lockfile and the registry for the
 // rest; there a frontend app type-checks, runs the README's vitest setup and tests of its own, and keeps
-// the server out of its tree, and a server app runs `plant-store-server --help`.
+// the server out of its tree, and a server app runs `plant-store-server --help` and its sandbox.
 import { lstat, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { repoRoot, runToExit } from '../../scripts/lib/processes.js'
+import { repoRoot, runToExit, startProcess } from '../../scripts/lib/processes.js'
 
 const packages = ['core', 'msw', 'client', 'server'] as const
 type Package = (typeof packages)[number]
@@ -286,4 +286,31 @@ describe('a server app, installed from the tarballs', () => {
     expect(exit, output).toBe(0)
     expect(output).toContain('Usage: plant-store-server [--sandbox]')
   })
+
+  it('runs the sandbox with `npx plant-store-server --sandbox`: any token owns the example plants', async () => {
+    // The installed package's own command, through npx, as a frontend team starts it.
+    const sandbox = await startProcess({
+      name: 'installed sandbox',
+      command: 'npx',
+      args: ['plant-store-server', '--sandbox', '--port', '0'],
+      cwd: app,
+      cleanEnv: true,
+      env: { ...ownEnv, NO_COLOR: '1', LOG_LEVEL: 'info' },
+      // Fastify's own line; commands.ts has it too, but importing it would pull in the kit's sources.
+      listening: /Server listening at (http:\/\/[^\s",]+)/,
+      timeoutMs: 120_000,
+    })
+    try {
+      const list = await fetch(`${sandbox.url}/plants`, { headers: { authorization: 'Bearer anyone' } })
+      expect(list.status, sandbox.output()).toBe(200)
+      const plants = (await list.json()) as { id: number; name: string }[]
+      expect(plants.length).toBeGreaterThan(0)
+      expect(plants.every((plant) => typeof plant.name === 'string')).toBe(true)
+      const refused = await fetch(`${sandbox.url}/plants`)
+      expect(refused.status).toBe(401)
+      expect(await refused.json()).toMatchObject({ error: 401 })
+    } finally {
+      await sandbox.stop()
+    }
+  }, 180_000)
 })
