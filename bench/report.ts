@@ -1,4 +1,4 @@
-// Turns measured rows into the Markdown tables printed on stdout (and pasted into the README); the
+// Turns measured rows into the Markdown tables printed on stdout (and pasted into bench/README.md); the
 // JSON report holds the same data in full.
 import type { LatencySummary } from './load.js'
 
@@ -75,7 +75,7 @@ function range(rounds: Round[]): string {
 function table(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)))
   const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join(' | ')} |`
-  // The separator row as Biome formats Markdown, so a table pasted into the README stays as printed.
+  // The separator row as Biome formats Markdown, so a table pasted into bench/README.md stays as printed.
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n')
 }
 

@@ -3,7 +3,7 @@
 // must lose no acknowledged plant; where PostgreSQL is installed, the server on PostgreSQL with one and
 // with two instances, and at 1,000 and 1,000,000 plants. Prints Markdown tables and writes the full
 // figures to reports/.
-// Options are listed in parseArgs below; bench/README-section.md explains the run and its columns.
+// Options are listed in parseArgs below; bench/README.md explains the run and its columns.
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { mkdtemp } from 'node:fs/promises'
 import { cpus, loadavg, tmpdir } from 'node:os'

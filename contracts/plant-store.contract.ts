@@ -204,9 +204,9 @@ for (const targetName of TARGETS.filter((t) => !isStateless(t))) {
   })
 }
 
-// Not in the document, but what the README promises frontend teams: a browser app on another
-// origin can call every operation on the mock, the sandbox and the server, and read Link. Not the
-// in-process handlers: they answer inside the page (or its service worker), where no preflight happens.
+// Not in the document, but what docs/mock-and-sandbox.md (CORS) promises frontend teams: a browser app
+// on another origin can call every operation on the mock, the sandbox and the server, and read Link. Not
+// the in-process handlers: they answer inside the page (or its service worker), where no preflight happens.
 for (const targetName of TARGETS.filter((t) => t !== 'handlers' && t !== 'examples')) {
   describe(`${targetName}: CORS for browser apps on another origin`, () => {
     const origin = 'http://localhost:5173'

@@ -1,6 +1,7 @@
-// The README's vitest setup for frontend teams, run as it is written: its marked code blocks become the
-// files of a small app in a temporary folder, and vitest runs that app's tests with its own config
-// alone, so a README that drifts (globals, no exported server, a wrong import) fails here.
+// The vitest setup for frontend teams in @plant-store/msw's README (src/msw/README.md), run as it is
+// written: its marked code blocks become the files of a small app in a temporary folder, and vitest runs
+// that app's tests with its own config alone, so a README that drifts (globals, no exported server, a
+// wrong import) fails here.
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -16,7 +17,7 @@ afterAll(async () => {
 })
 
 it("runs the README's setup, config and test under vitest's default configuration", async () => {
-  const readme = await readFile(join(repoRoot, 'README.md'), 'utf8')
+  const readme = await readFile(join(repoRoot, 'src', 'msw', 'README.md'), 'utf8')
   const files = new Map([...readme.matchAll(marker)].map((m) => [m[1] as string, m[2] as string]))
   expect([...files.keys()]).toEqual(
     expect.arrayContaining(['vitest.config.ts', 'vitest.setup.ts', 'src/plants.test.ts']),

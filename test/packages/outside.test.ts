@@ -1,7 +1,8 @@
 // The packages as an app gets them: each packed by `npm pack` (which builds it), checked by publint and
 // attw, and installed from its tarball into scratch apps with a fresh lockfile and the registry for the
-// rest; there a frontend app type-checks, runs the README's vitest setup and tests of its own, and keeps
-// the server out of its tree, and a server app runs `plant-store-server --help` and its sandbox.
+// rest; there a frontend app type-checks, runs the vitest setup of @plant-store/msw's README and tests of
+// its own, and keeps the server out of its tree, and a server app runs `plant-store-server --help` and
+// its sandbox.
 import { lstat, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -192,7 +193,7 @@ describe('a frontend app, installed from the tarballs', () => {
   let app = ''
   beforeAll(async () => {
     app = join(work, 'frontend-app')
-    const readme = await readFile(join(repoRoot, 'README.md'), 'utf8')
+    const readme = await readFile(join(repoRoot, 'src', 'msw', 'README.md'), 'utf8')
     const blocks = Object.fromEntries(
       [...readme.matchAll(marker)].map((m) => [m[1] as string, m[2] as string]),
     )
