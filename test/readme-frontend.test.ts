@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path'
 import { build } from 'esbuild'
 import { afterAll, expect, it } from 'vitest'
 import { repoRoot, runToExit } from '../scripts/lib/processes.js'
+import { readVitestReport } from './helpers/vitest-report.js'
 
 const marker = /<!-- frontend-example: (\S+) -->\n```ts\n([\s\S]*?)```/g
 let app: string | undefined
@@ -71,18 +72,8 @@ it("runs the README's setup, config and test under vitest's default configuratio
     },
     timeoutMs: 90_000,
   })
-  const results = JSON.parse(await readFile(report, 'utf8').catch(() => '{}')) as {
-    numTotalTests?: number
-    numPassedTests?: number
-    testResults?: { message?: string; assertionResults?: { failureMessages?: string[] }[] }[]
-  }
-  // The JSON reporter keeps the failures to itself: shown with the process's output on a failure.
-  const failures = (results.testResults ?? []).flatMap((file) => [
-    file.message ?? '',
-    ...(file.assertionResults ?? []).flatMap((test) => test.failureMessages ?? []),
-  ])
-  const shown = [output, ...failures].filter(Boolean).join('\n')
+  const { total, passed, shown } = await readVitestReport(report, output)
   expect(exit, shown).toBe(0)
-  expect(results.numTotalTests, shown).toBeGreaterThanOrEqual(2)
-  expect(results.numPassedTests, shown).toBe(results.numTotalTests)
+  expect(total, shown).toBeGreaterThanOrEqual(2)
+  expect(passed, shown).toBe(total)
 }, 120_000)

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { repoRoot, runToExit, startProcess } from '../../scripts/lib/processes.js'
+import { readVitestReport } from '../helpers/vitest-report.js'
 
 const packages = ['core', 'msw', 'client', 'server'] as const
 type Package = (typeof packages)[number]
@@ -251,19 +252,10 @@ describe('a frontend app, installed from the tarballs', () => {
       '--reporter=json',
       `--outputFile=${report}`,
     ])
-    const results = JSON.parse(await readFile(report, 'utf8').catch(() => '{}')) as {
-      numTotalTests?: number
-      numPassedTests?: number
-      testResults?: { message?: string; assertionResults?: { failureMessages?: string[] }[] }[]
-    }
-    const failures = (results.testResults ?? []).flatMap((file) => [
-      file.message ?? '',
-      ...(file.assertionResults ?? []).flatMap((test) => test.failureMessages ?? []),
-    ])
-    const shown = [output, ...failures].filter(Boolean).join('\n')
+    const { total, passed, shown } = await readVitestReport(report, output)
     expect(exit, shown).toBe(0)
-    expect(results.numTotalTests, shown).toBeGreaterThanOrEqual(4)
-    expect(results.numPassedTests, shown).toBe(results.numTotalTests)
+    expect(total, shown).toBeGreaterThanOrEqual(4)
+    expect(passed, shown).toBe(total)
   }, 180_000)
 })
 
