@@ -18,7 +18,6 @@ async function execute(page: Page, operationId: string): Promise<string> {
   await block.locator('button.execute').click()
   const status = block.locator('.live-responses-table tbody .response-col_status').first()
   await status.waitFor({ timeout: 15_000 })
-  // biome-ignore lint/performance/useDomNodeTextContent: a Playwright locator, whose innerText keeps the line breaks the page shows
   return (await status.innerText()).trim()
 }
 
@@ -52,7 +51,6 @@ describe.skipIf(missing).each([
       expect(await execute(page, 'createPlant')).toBe('200')
       expect(await execute(page, 'getPlant')).toBe('200')
       // The request went to the page's origin, with the token.
-      // biome-ignore lint/performance/useDomNodeTextContent: a Playwright locator, whose innerText keeps the line breaks the page shows
       const url = await page.locator('#operations-plants-getPlant .request-url pre').first().innerText()
       expect(url).toMatch(new RegExp(`^${origin}/plants/\\d+$`))
 
@@ -61,7 +59,6 @@ describe.skipIf(missing).each([
         has: page.locator('.json-schema-2020-12__title', { hasText: /^NewPlant$/ }),
       })
       await model.locator('.json-schema-2020-12-accordion').first().click()
-      // biome-ignore lint/performance/useDomNodeTextContent: a Playwright locator, whose innerText keeps the line breaks the page shows
       const text = await model.innerText()
       expect(text).toMatch(/^NewPlant[\s\S]*object/)
       // Each property starts a line of its own: "name", then its controls and type.
