@@ -16,15 +16,9 @@ import { bigintText, expectedStatus, judge, Principal, stateOf } from './lib/exp
 import { describeAnswer } from './lib/http.js'
 import { describeProbe, type Probe, probeArbitrary } from './lib/probes.js'
 import { parseExact } from './lib/stateful.js'
-import { type Running, startTargets, type TargetName } from './lib/targets.js'
+import { chosenTargets, type Running, startTargets, type TargetName } from './lib/targets.js'
 
-const ALL_TARGETS: TargetName[] = ['server', 'sandbox', 'mock', 'handlers', 'examples']
-// CONTRACT_TARGETS=server,mock narrows a run, as in the other layers.
-const chosen = (process.env.CONTRACT_TARGETS ?? '')
-  .split(',')
-  .map((s) => s.trim())
-  .filter(Boolean)
-const TARGETS = chosen.length ? ALL_TARGETS.filter((t) => chosen.includes(t)) : ALL_TARGETS
+const TARGETS = chosenTargets(['server', 'sandbox', 'mock', 'handlers', 'examples'])
 const runs = Number(process.env.CONTRACT_REQUESTS || 2000)
 // The bound of the search, whatever the document: each request has its own time-out (http.ts), and
 // the whole search, shrinking included, stops here and says how far it got. Generous: a slow machine

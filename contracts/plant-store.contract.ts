@@ -17,6 +17,7 @@ import { describeAnswer, send } from './lib/http.js'
 import { CaseRunner, expectationOf } from './lib/run-case.js'
 import {
   authorization,
+  chosenTargets,
   isStateless,
   listAll,
   REAL_SERVER_TARGETS,
@@ -38,15 +39,7 @@ const ALL_TARGETS: TargetName[] = [
   'handlers',
   'examples',
 ]
-// CONTRACT_TARGETS=server,mock narrows a run while debugging; CI runs them all.
-const chosen = (process.env.CONTRACT_TARGETS ?? '')
-  .split(',')
-  .map((s) => s.trim())
-  .filter(Boolean) as TargetName[]
-const TARGETS = chosen.length ? ALL_TARGETS.filter((t) => chosen.includes(t)) : ALL_TARGETS
-if (TARGETS.length < ALL_TARGETS.length) {
-  console.warn(`CONTRACT_TARGETS=${chosen.join(',')}: only ${TARGETS.join(', ')} will be tested`)
-}
+const TARGETS = chosenTargets(ALL_TARGETS)
 
 const { document, operations } = await loadDocument()
 const conventionProblems: ConventionProblem[] = []

@@ -19,7 +19,7 @@ import { repoRoot } from '../scripts/lib/processes.js'
 import { loadDocument } from './lib/document.js'
 import { type Api, deriveApi, describeApi } from './lib/stateful.js'
 import { RequestCounts, type RunResult, runTarget, writeReport } from './lib/stateful-run.js'
-import { type Running, startTargets, type TargetName } from './lib/targets.js'
+import { chosenTargets, type Running, startTargets, type TargetName } from './lib/targets.js'
 
 // The real server on PostgreSQL too, where its binaries are installed (always on CI).
 const postgres = postgresBinDir() !== undefined || process.env.CI === 'true'
@@ -30,11 +30,7 @@ const ALL_TARGETS: TargetName[] = [
   'sandbox',
   'handlers',
 ]
-const chosen = (process.env.CONTRACT_TARGETS ?? '')
-  .split(',')
-  .map((s) => s.trim())
-  .filter(Boolean)
-const TARGETS = chosen.length ? ALL_TARGETS.filter((t) => chosen.includes(t)) : ALL_TARGETS
+const TARGETS = chosenTargets(ALL_TARGETS)
 
 function integerFromEnv(name: string): number | undefined {
   const text = process.env[name]?.trim()

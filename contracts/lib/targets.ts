@@ -12,6 +12,22 @@ import { type Auth, type RequestSpec, send } from './http.js'
 
 export type TargetName = 'server' | 'postgres' | 'sandbox' | 'proxy' | 'mock' | 'handlers' | 'examples'
 
+/**
+ * The targets of a layer that CONTRACT_TARGETS (e.g. `server,mock`) keeps, all of them without it: a run
+ * narrowed while debugging says so, since CI runs them all.
+ */
+export function chosenTargets(all: readonly TargetName[]): TargetName[] {
+  const chosen = (process.env.CONTRACT_TARGETS ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+  if (chosen.length === 0) return [...all]
+  const kept = all.filter((t) => chosen.includes(t))
+  if (kept.length < all.length)
+    console.warn(`CONTRACT_TARGETS=${chosen.join(',')}: only ${kept.join(', ')} will be tested`)
+  return kept
+}
+
 /** The real server, on each of its stores: every documented response must be seen on one of them. */
 export const REAL_SERVER_TARGETS: readonly TargetName[] = ['server', 'postgres']
 
