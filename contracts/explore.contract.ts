@@ -12,11 +12,16 @@ import { givenPlants } from '../scripts/lib/spec.js'
 import { BODY_LIMIT } from '../src/server/app.js'
 import { type ExplorationDeviation, explorationDeviations } from './deviations.js'
 import { loadDocument } from './lib/document.js'
-import { bigintText, expectedStatus, judge, Principal, stateOf } from './lib/explore.js'
+import { expectedStatus, judge, Principal, readBackProblems, stateOf } from './lib/explore.js'
 import { describeAnswer } from './lib/http.js'
 import { describeProbe, type Probe, probeArbitrary } from './lib/probes.js'
-import { parseExact } from './lib/stateful.js'
-import { chosenTargets, type Running, startTargets, type TargetName } from './lib/targets.js'
+import {
+  chosenTargets,
+  contractSpecPath,
+  type Running,
+  startTargets,
+  type TargetName,
+} from './lib/targets.js'
 
 const TARGETS = chosenTargets(['server', 'sandbox', 'mock', 'handlers', 'examples'])
 const runs = Number(process.env.CONTRACT_REQUESTS || 2000)
@@ -33,7 +38,7 @@ const seed = replaying
   : (Date.now() ^ (Math.random() * 0x1_0000_0000)) | 0
 const path = process.env.CONTRACT_PATH || undefined
 
-const { document, operations } = await loadDocument()
+const { document, operations } = await loadDocument(contractSpecPath)
 const state = stateOf(givenPlants(document))
 const probes = probeArbitrary(operations, BODY_LIMIT).map((probe) =>
   Object.assign(probe, { [fc.toStringMethod]: () => describeProbe(probe) }),
@@ -86,26 +91,8 @@ async function check(probe: Probe): Promise<void> {
       })
       sent++
       const verdict = judge(probe, state, answer, stateful)
-      if (readBack && verdict.problems.length === 0) {
-        const body = probe.bodyValue as Record<string, unknown>
-        const expectedPlant = {
-          name: body.name,
-          id: probe.id,
-          ...(typeof body.tag === 'string' ? { tag: body.tag } : {}),
-        }
-        const got = readBack.isJson ? (parseExact(readBack.text) as Record<string, unknown>) : undefined
-        const same =
-          got !== undefined &&
-          got.name === expectedPlant.name &&
-          BigInt(String(got.id)) === probe.id &&
-          got.tag === expectedPlant.tag &&
-          Object.keys(got).length === Object.keys(expectedPlant).length
-        if (readBack.status !== 200 || !same) {
-          verdict.problems.push(
-            `the created plant reads back as ${describeAnswer(readBack)}, not ${JSON.stringify(expectedPlant, bigintText)}`,
-          )
-        }
-      }
+      if (readBack && verdict.problems.length === 0)
+        verdict.problems.push(...readBackProblems(probe, readBack))
       return { name, principal, verdict }
     }),
   )

@@ -19,7 +19,13 @@ import { repoRoot } from '../scripts/lib/processes.js'
 import { loadDocument } from './lib/document.js'
 import { type Api, deriveApi, describeApi } from './lib/stateful.js'
 import { RequestCounts, type RunResult, runTarget, writeReport } from './lib/stateful-run.js'
-import { chosenTargets, type Running, startTargets, type TargetName } from './lib/targets.js'
+import {
+  chosenTargets,
+  contractSpecPath,
+  type Running,
+  startTargets,
+  type TargetName,
+} from './lib/targets.js'
 
 // The real server on PostgreSQL too, where its binaries are installed (always on CI).
 const postgres = postgresBinDir() !== undefined || process.env.CI === 'true'
@@ -52,7 +58,7 @@ const MAX_COMMANDS = 25
 // machine that runs fewer sequences is reported, not failed; only a run that ends none fails.
 const TIME_LIMIT_MS = integerFromEnv('CONTRACT_TIME_LIMIT_MS') ?? 15 * 60_000
 
-const { document, operations } = await loadDocument()
+const { document, operations } = await loadDocument(contractSpecPath)
 let api: Api | undefined
 let deriveError: unknown
 try {

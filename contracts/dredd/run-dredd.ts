@@ -15,8 +15,9 @@ import * as commands from '../../scripts/lib/commands.js'
 import { repoRoot, runToExit, type Started, startProcess } from '../../scripts/lib/processes.js'
 import { UNKNOWN_TOKEN } from '../fixtures.js'
 import type { ConventionProblem } from '../lib/cases.js'
-import { contractSpecPath, documentedStatuses, type JsonSchema, loadDocument } from '../lib/document.js'
+import { documentedStatuses, type JsonSchema, loadDocument } from '../lib/document.js'
 import { exampleCases } from '../lib/example-cases.js'
+import { contractSpecPath } from '../lib/targets.js'
 import type { DreddPlan, PlannedTransaction } from './plan.js'
 
 const require = createRequire(import.meta.url)
@@ -71,7 +72,7 @@ function gavelSchema(schema: JsonSchema): JsonSchema {
 async function buildPlan(
   serverUrl: string,
 ): Promise<{ plan: DreddPlan; tokens: string[]; problems: string[] }> {
-  const { operations } = await loadDocument()
+  const { operations } = await loadDocument(contractSpecPath)
   const conventionProblems: ConventionProblem[] = []
   const cases = exampleCases(operations, conventionProblems)
   const problems = conventionProblems.map((p) => `${p.operationId}: ${p.message}`)

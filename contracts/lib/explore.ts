@@ -3,14 +3,13 @@
 // exactly when more plants follow, a created plant that reads back digit for digit). Each stateful
 // target keeps one principal in that state, undoing what a probe changed.
 import { isDeepStrictEqual } from 'node:util'
+import type { GivenPlant } from '@plant-store/core'
 import { nextAddress } from '@plant-store/core'
-import type { GivenPlant } from '../../scripts/lib/spec.js'
 import { UNKNOWN_TOKEN } from '../fixtures.js'
 import { lowestSuccess, type OperationEntry } from './document.js'
-import { type Answer, send } from './http.js'
+import { type Answer, describeAnswer, type Endpoint, send } from './http.js'
 import { type Defect, type Probe, requestOf } from './probes.js'
 import { parseExact } from './stateful.js'
-import type { Target } from './targets.js'
 import { validateAnswer } from './validate.js'
 
 /** A plant as the oracle keeps it: ids as bigint. */
@@ -127,11 +126,34 @@ export function judge(probe: Probe, state: State, answer: Answer, stateful: bool
 
 export const bigintText = (_key: string, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v)
 
+/** A plant created by a valid probe must read back exactly as sent, its id digit for digit. */
+export function readBackProblems(probe: Probe, readBack: Answer): string[] {
+  const body = probe.bodyValue as Record<string, unknown>
+  const expectedPlant = {
+    name: body.name,
+    id: probe.id,
+    ...(typeof body.tag === 'string' ? { tag: body.tag } : {}),
+  }
+  const got = readBack.isJson ? (parseExact(readBack.text) as Record<string, unknown>) : undefined
+  const same =
+    got !== undefined &&
+    got.name === expectedPlant.name &&
+    BigInt(String(got.id)) === probe.id &&
+    got.tag === expectedPlant.tag &&
+    Object.keys(got).length === Object.keys(expectedPlant).length
+  if (readBack.status === 200 && same) return []
+  return [
+    `the created plant reads back as ${describeAnswer(readBack)}, not ${JSON.stringify(expectedPlant, bigintText)}`,
+  ]
+}
+
 // ---- One principal per stateful target, kept in the state ----------------------------------------
 
 /**
  * The principal a target's probes run as, its plants kept equal to `state`: after a probe, what it
- * changed is undone; after an answer the oracle did not expect, a fresh principal takes over.
+ * changed is undone; after an answer the oracle did not expect, a fresh principal takes over. A
+ * server under test has no fresh principals: its one principal is brought back to the state instead,
+ * touching only the plants the run created (`existing` are the plants it had before, left alone).
  */
 export class Principal {
   token = ''
@@ -139,17 +161,35 @@ export class Principal {
   housekeeping = 0
 
   constructor(
-    readonly target: Target,
+    readonly target: Endpoint,
     private readonly state: State,
+    private readonly existing?: ReadonlySet<bigint>,
   ) {}
 
-  /** A fresh principal with exactly the state's plants. */
-  async reset(): Promise<void> {
+  /** The state's plants that this run creates (all of them, but for a server under test's own). */
+  private ours(): Plant[] {
+    return [...this.state.values()].filter((p) => !this.existing?.has(p.id))
+  }
+
+  /** A fresh principal with exactly the state's plants; `touched`, the id of the probe judged wrong. */
+  async reset(touched?: bigint): Promise<void> {
     this.token = this.target.newToken()
     if (!this.target.stateUrl) return
+    if (this.existing) {
+      const ids = new Set(this.ours().map((p) => p.id))
+      if (touched !== undefined && !this.existing.has(touched)) ids.add(touched)
+      for (const id of ids) await this.request('DELETE', `/plants/${id}`)
+      for (const plant of this.ours()) await this.expect('POST', '/plants', 200, plant)
+      return
+    }
     // The sandbox seeds a new principal itself; the server's starts empty.
     if (!this.target.seeded)
       for (const plant of this.state.values()) await this.expect('POST', '/plants', 200, plant)
+  }
+
+  /** Deletes what the run created, at its end (a server under test's own plants stay). */
+  async clear(): Promise<void> {
+    for (const plant of this.ours()) await this.request('DELETE', `/plants/${plant.id}`)
   }
 
   authorization(probe: Probe): string | undefined {
@@ -162,7 +202,11 @@ export class Principal {
 
   /** Sends the probe and reads back what a 200 create stored. */
   async send(probe: Probe): Promise<{ answer: Answer; readBack?: Answer }> {
-    const answer = await send(this.target.url, requestOf(probe), this.authorization(probe))
+    const answer = await (this.target.send ?? send)(
+      this.target.url,
+      requestOf(probe),
+      this.authorization(probe),
+    )
     let readBack: Answer | undefined
     if (
       this.target.stateUrl &&
@@ -178,7 +222,7 @@ export class Principal {
   /** Puts the principal's plants back as the state has them, after a probe the oracle judged. */
   async undo(probe: Probe, status: number, judgedRight: boolean): Promise<void> {
     if (!this.target.stateUrl) return
-    if (!judgedRight) return this.reset()
+    if (!judgedRight) return this.reset(probe.id)
     const id = probe.id
     if (id === undefined || status >= 300) return
     const before = this.state.get(id)
@@ -191,7 +235,7 @@ export class Principal {
   private async request(method: string, path: string, body?: Partial<Plant>): Promise<Answer> {
     this.housekeeping++
     const base = this.target.stateUrl ?? this.target.url
-    return send(
+    return (this.target.send ?? send)(
       base,
       {
         method,

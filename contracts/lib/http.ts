@@ -36,6 +36,25 @@ export interface Answer {
   isJson: boolean
 }
 
+/**
+ * What the layers need of whatever they send to: one of the kit's own targets, or a server under
+ * test that the verifier reaches by URL.
+ */
+export interface Endpoint {
+  name: string
+  url: string
+  /** Where setup requests go (the server itself, or a proxy's upstream); undefined: it keeps no state. */
+  stateUrl: string | undefined
+  /** Whether a new principal starts with the document's x-given-plants (the sandbox, the handlers). */
+  seeded: boolean
+  /** A principal's token: a new principal each call, or always the same one for a server under test. */
+  newToken(): string
+  /** How requests reach it, when not by `send` alone (the verifier's waits out rate limits). */
+  send?: Sender
+}
+
+export type Sender = typeof send
+
 export const REQUEST_TIMEOUT_MS = 10_000
 
 export async function send(

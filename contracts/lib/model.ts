@@ -3,7 +3,7 @@
 // the one place that knows what the store's answers mean (404: the caller has no such plant; 409:
 // the id is taken and nothing changed). Which operations exist, and how they relate, comes from the
 // document's links (contracts/lib/stateful.ts).
-import { givenPlants } from '../../scripts/lib/spec.js'
+import { givenPlants } from '@plant-store/core'
 
 /** A plant as the model keeps it: its fields, the key (id) as a bigint so that int64 ids stay exact. */
 export type Plant = Record<string, unknown>

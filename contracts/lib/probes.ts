@@ -75,24 +75,35 @@ const SAFE = BigInt(Number.MAX_SAFE_INTEGER)
 
 // ---- Values --------------------------------------------------------------------------------------
 
-/** Ids: a small pool (so that requests meet the plants a state holds), the int64 edges, and any int64. */
-export const idArbitrary: fc.Arbitrary<bigint> = fc.oneof(
-  { weight: 4, arbitrary: fc.bigInt(-2n, 6n) },
-  {
-    weight: 1,
-    arbitrary: fc.constantFrom(INT64_MAX, INT64_MIN, SAFE, -SAFE, SAFE + 2n, -SAFE - 2n, 10n ** 18n, 0n),
-  },
-  { weight: 2, arbitrary: fc.bigInt(INT64_MIN, INT64_MAX) },
-)
+/**
+ * Ids: a small pool around `base` (so that requests meet the plants a state holds), the int64 edges,
+ * and any int64. The kit's own targets use base 0; a server under test gets a base far from small
+ * numbers, so that its existing plants are left alone.
+ */
+export function idArbitraryFrom(base: bigint): fc.Arbitrary<bigint> {
+  return fc.oneof(
+    { weight: 4, arbitrary: fc.bigInt(base - 2n, base + 6n) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(INT64_MAX, INT64_MIN, SAFE, -SAFE, SAFE + 2n, -SAFE - 2n, 10n ** 18n, 0n),
+    },
+    { weight: 2, arbitrary: fc.bigInt(INT64_MIN, INT64_MAX) },
+  )
+}
+
+export const idArbitrary = idArbitraryFrom(0n)
+// The pool that probeArbitrary is building probes from. The arbitraries are all built eagerly (no
+// fc.chain), so setting it for the length of one probeArbitrary call is enough.
+let ids = idArbitrary
 
 /**
  * The ids of idArbitrary that lie in [min, max], drawn without a filter: a document may bound an id so
  * that almost no int64 passes, and a filter would then spin without end.
  */
 function idsBetween(min: bigint, max: bigint): fc.Arbitrary<bigint> {
-  if (min <= INT64_MIN && max >= INT64_MAX) return idArbitrary
+  if (min <= INT64_MIN && max >= INT64_MAX) return ids
   const clamp = (v: bigint) => (v < min ? min : v > max ? max : v)
-  return fc.oneof(idArbitrary.map(clamp), fc.bigInt(min, max))
+  return fc.oneof(ids.map(clamp), fc.bigInt(min, max))
 }
 
 const specialStrings = fc.constantFrom('', ' ', '\u0000', 'e\u0301', '🌵', 'Ἀλόη', 'a"b\\c', '\u2028')
@@ -351,7 +362,7 @@ export function probesOf(entry: OperationEntry, bodyLimit: number): fc.Arbitrary
   const media = entry.operation.requestBody?.content[JSON_TYPE]
   const bodySchema = media?.schema
 
-  const validPath = fc.tuple(...pathParams.map((p) => idArbitrary.map((id) => [p, id] as const)))
+  const validPath = fc.tuple(...pathParams.map((p) => ids.map((id) => [p, id] as const)))
   // A query string is bytes: a string that is not well-formed UTF-16 cannot travel in one.
   // An opaque cursor is the server's to make: a valid probe leaves it out (badQueryValues sends some).
   const validQuery = fc.tuple(
@@ -554,8 +565,17 @@ function toProbe(entry: OperationEntry, parts: Parts): Probe {
 }
 
 /** A probe of any operation of the document. */
-export function probeArbitrary(operations: OperationEntry[], bodyLimit: number): fc.Arbitrary<Probe> {
-  return fc.oneof(...operations.map((entry) => probesOf(entry, bodyLimit)))
+export function probeArbitrary(
+  operations: OperationEntry[],
+  bodyLimit: number,
+  idBase = 0n,
+): fc.Arbitrary<Probe> {
+  ids = idArbitraryFrom(idBase)
+  try {
+    return fc.oneof(...operations.map((entry) => probesOf(entry, bodyLimit)))
+  } finally {
+    ids = idArbitrary
+  }
 }
 
 /** One line that says what a probe is, for reports and failure messages. */

@@ -7,10 +7,9 @@ import { dirname } from 'node:path'
 import { nextAddress } from '@plant-store/core'
 import fc from 'fast-check'
 import type { OperationEntry } from './document.js'
-import { type Answer, type RequestSpec, send } from './http.js'
+import { type Answer, type Endpoint, type RequestSpec, send } from './http.js'
 import { initialModel, type PrincipalModel, type StoreModel } from './model.js'
 import { type Api, commandArbitraries, type Phase, parseExact, type Real, walkList } from './stateful.js'
-import type { Target, TargetName } from './targets.js'
 
 /** Two principals per sequence: what one writes must never show to the other. */
 export const PRINCIPALS = 2
@@ -20,11 +19,11 @@ export const PRINCIPALS = 2
 /** Requests sent, per target, operation, phase and outcome (the status, or `error` when none came). */
 export class RequestCounts {
   readonly rows = new Map<string, number>()
-  add(target: TargetName, operationId: string, phase: Phase, outcome: number | 'error'): void {
+  add(target: string, operationId: string, phase: Phase, outcome: number | 'error'): void {
     const key = [target, operationId, phase, String(outcome)].join('\t')
     this.rows.set(key, (this.rows.get(key) ?? 0) + 1)
   }
-  total(target?: TargetName): number {
+  total(target?: string): number {
     let sum = 0
     for (const [key, n] of this.rows) if (!target || key.startsWith(`${target}\t`)) sum += n
     return sum
@@ -36,10 +35,10 @@ export class RequestCounts {
 const clip = (text: string, max = 400) =>
   text.length > max ? `${text.slice(0, max)}… (${text.length} chars)` : text
 
-class Session implements Real {
+export class Session implements Real {
   readonly log: string[] = []
   constructor(
-    readonly target: Target,
+    readonly target: Endpoint,
     readonly tokens: string[],
     readonly counts: RequestCounts,
     readonly stopped: () => boolean,
@@ -52,7 +51,7 @@ class Session implements Real {
     const line = `p${principal} ${phase === 'command' ? '' : `[${phase}] `}${request.method} ${request.path}${request.body === undefined ? '' : ` ${clip(request.body)}`}`
     let answer: Answer
     try {
-      answer = await send(this.target.url, request, `Bearer ${token}`)
+      answer = await (this.target.send ?? send)(this.target.url, request, `Bearer ${token}`)
     } catch (error) {
       this.counts.add(this.target.name, entry.operationId, phase, 'error')
       this.log.push(`${line}\n      -> no answer: ${(error as Error).message}`)
@@ -74,13 +73,22 @@ class Session implements Real {
  * the tokens it was started with (contracts/lib/targets.ts), so once `freshBudget` of them are used,
  * emptied principals are used again.
  */
-class Principals {
+/** Where a run takes the tokens of a sequence's principals, and gives them back once it ends. */
+export interface PrincipalPool {
+  take(): string
+  /** After the sequence: `known` is the principal's model when it passed, undefined when it failed. */
+  give(token: string, known: PrincipalModel | undefined): Promise<void>
+  /** Principals that could not be brought back (each with what was tried), for the report. */
+  readonly leftovers: string[]
+}
+
+class Principals implements PrincipalPool {
   private fresh = 0
   private readonly idle: string[] = []
   /** Principals that could not be emptied (after a failed sequence, on a target that misbehaves). */
   readonly leftovers: string[] = []
   constructor(
-    readonly target: Target,
+    readonly target: Endpoint,
     readonly api: Api,
     readonly counts: RequestCounts,
     readonly freshBudget: number,
@@ -169,7 +177,7 @@ ${session.log.join('\n')}`)
 // ---- Running -----------------------------------------------------------------------------------------
 
 export interface RunSettings {
-  target: Target
+  target: Endpoint
   api: Api
   /** The document (dereferenced), for the sandbox's seed plants. */
   document: unknown
@@ -183,10 +191,18 @@ export interface RunSettings {
   replayPath?: string
   /** Fresh server tokens to use before principals are emptied and used again. */
   freshBudget?: number
+  /** Instead of fresh principals, emptied after each sequence: a server under test's own (see verify/). */
+  pool?: PrincipalPool
+  /** The store the principals start each sequence with; by default empty, or seeded. */
+  initial?: () => StoreModel
+  /** Keys drawn around `base`, never one of `avoid`. */
+  keys?: { base: bigint; avoid: ReadonlySet<bigint> }
+  /** The command that replays a failure; by default `npm run explore`'s. */
+  replay?: (seed: number, path: string, replayPath: string | undefined) => string
 }
 
 export interface RunResult {
-  target: TargetName
+  target: string
   seed: number
   /** Sequences fast-check generated and passed (up to the failure, if one came). */
   sequences: number
@@ -202,6 +218,8 @@ export interface RunResult {
   leftovers: string[]
   /** The failure text: seed, path, replay command, shrunk sequence with its requests and answers. */
   report?: string
+  /** What failed, alone (the shrunk failure's message). */
+  message?: string
   /** Why the run stopped before all its sequences, when it did without failing. */
   note?: string
 }
@@ -212,7 +230,7 @@ export async function runTarget(settings: RunSettings): Promise<RunResult> {
   const { target, api, counts } = settings
   const started = Date.now()
   const requestsBefore = counts.total(target.name)
-  const principals = new Principals(target, api, counts, settings.freshBudget ?? 700)
+  const principals = settings.pool ?? new Principals(target, api, counts, settings.freshBudget ?? 700)
   let stopped = false
   let inFlight: Promise<unknown> = Promise.resolve()
   let commands = 0
@@ -222,7 +240,8 @@ export async function runTarget(settings: RunSettings): Promise<RunResult> {
   const sequence = async (cmds: Iterable<fc.AsyncCommand<StoreModel, Real>>) => {
     executed++
     const tokens = Array.from({ length: PRINCIPALS }, () => principals.take())
-    const model = initialModel(PRINCIPALS, target.seeded, settings.document, api.keyField)
+    const model =
+      settings.initial?.() ?? initialModel(PRINCIPALS, target.seeded, settings.document, api.keyField)
     const session = new Session(target, tokens, counts, () => stopped)
     let passed = false
     try {
@@ -242,7 +261,7 @@ export async function runTarget(settings: RunSettings): Promise<RunResult> {
   }
 
   const property = fc.asyncProperty(
-    fc.commands(commandArbitraries(api, PRINCIPALS), {
+    fc.commands(commandArbitraries(api, PRINCIPALS, settings.keys?.base, settings.keys?.avoid), {
       maxCommands: settings.maxCommands,
       // Lengths spread evenly up to maxCommands (the default size keeps most sequences under 10).
       size: 'max',
@@ -288,6 +307,8 @@ export async function runTarget(settings: RunSettings): Promise<RunResult> {
   }
   if (details.failed) {
     result.report = failureReport(settings, details, lastFailure)
+    const error = details.errorInstance
+    result.message = error instanceof Error ? error.message : String(error)
   } else if (details.interrupted && details.numRuns === 0) {
     // Not one sequence in all that time, each request bounded by its own time-out: nothing was checked.
     result.report = `${target.name}: no sequence ended within the time limit (${settings.timeLimitMs} ms; seed ${details.seed}); ${result.requests} requests were answered`
@@ -298,12 +319,7 @@ export async function runTarget(settings: RunSettings): Promise<RunResult> {
   return result
 }
 
-export const replayCommand = (
-  target: TargetName,
-  seed: number,
-  path: string,
-  replayPath: string | undefined,
-) =>
+export const replayCommand = (target: string, seed: number, path: string, replayPath: string | undefined) =>
   [
     'npm run explore -- --only stateful',
     `--target=${target}`,
@@ -331,11 +347,11 @@ function failureReport(
     `${name}: the store disagrees with its model after ${details.numRuns} sequence(s), shrunk ${details.numShrinks} time(s)${details.interrupted ? ' (shrinking interrupted by the time limit)' : ''}.`,
     '',
     `Seed ${details.seed}, path ${details.counterexamplePath}${replayPath ? `, replayPath ${replayPath}` : ''}. Replay exactly this case:`,
-    `  ${replayCommand(name, details.seed, details.counterexamplePath, replayPath)}`,
+    `  ${(settings.replay ?? ((seed, path, rp) => replayCommand(name, seed, path, rp)))(details.seed, details.counterexamplePath, replayPath)}`,
     '',
     `What failed: ${message}`,
     '',
-    `The shrunk sequence (${ran.length} command(s); p0 and p1 are two fresh principals${settings.target.seeded ? ', each seeded with x-given-plants' : ''}):`,
+    `The shrunk sequence (${ran.length} command(s); p0 and p1 are ${settings.pool ? 'the two principals' : 'two fresh principals'}${settings.target.seeded ? ', each seeded with x-given-plants' : ''}):`,
     ...ran.map((c, i) => `  ${i + 1}. ${c}`),
     '',
     'Its requests and answers:',

@@ -5,10 +5,14 @@ import * as commands from '../../scripts/lib/commands.js'
 import { listAll as listPages } from '../../scripts/lib/paging.js'
 import { type Cluster, startCluster } from '../../scripts/lib/postgres.js'
 import { type Started, startProcess } from '../../scripts/lib/processes.js'
+import { specPath } from '../../scripts/lib/spec.js'
 import { UNKNOWN_TOKEN } from '../fixtures.js'
 import type { Plant } from './cases.js'
-import { contractSpecPath } from './document.js'
-import { type Auth, type RequestSpec, send } from './http.js'
+import { type Auth, type Endpoint, type RequestSpec, send } from './http.js'
+
+// CONTRACT_SPEC points the suite and Prism at a draft of the document, to see what a proposed
+// change would break before making it; the real server always serves spec/openapi.yaml.
+export const contractSpecPath = process.env.CONTRACT_SPEC || specPath
 
 export type TargetName = 'server' | 'postgres' | 'sandbox' | 'proxy' | 'mock' | 'handlers' | 'examples'
 
@@ -34,16 +38,10 @@ export const REAL_SERVER_TARGETS: readonly TargetName[] = ['server', 'postgres']
 /** Targets that answer from the document's examples alone, keeping no state: Prism and the handlers' examples mode. */
 export const isStateless = (name: TargetName): boolean => name === 'mock' || name === 'examples'
 
-export interface Target {
+export interface Target extends Endpoint {
   name: TargetName
-  url: string
-  /** Where setup requests go: the server itself, or the proxy's upstream. Undefined: no state (Prism). */
-  stateUrl: string | undefined
-  /** Whether a new principal starts with seeded plants that a case must clear first (the sandbox). */
-  seeded: boolean
   /** An instance of the same target whose store has stopped answering, where it has one. */
   storeDownUrl?: string
-  newToken(): string
   unknownToken(): string
 }
 

@@ -1,0 +1,4 @@
+// @plant-store/verify: the plant store's contract suite as a library, for checking a running server by URL.
+export { CHECK_NAMES, CHECKS, type CheckName } from './checks.js'
+export { type Failure, LAYERS, type Layer, Results } from './results.js'
+export { DEFAULTS, type VerifyOptions, VerifyUsageError, verify } from './verify.js'

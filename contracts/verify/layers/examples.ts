@@ -1,0 +1,161 @@
+// The example replay: each named request example sent as the caller whose plants are the example's
+// x-given-plants (created first through the API), its answer judged against the same-named response.
+// Examples a server cannot be made to give on demand (429, 503, 507) are reported as not exercised.
+import { isDeepStrictEqual } from 'node:util'
+import { UNKNOWN_TOKEN } from '../../fixtures.js'
+import type { ExampleCase } from '../../lib/cases.js'
+import { exampleCases } from '../../lib/example-cases.js'
+import { roleOf } from '../../lib/explore.js'
+import { type Answer, describeAnswer, describeRequest, type RequestSpec } from '../../lib/http.js'
+import { validateAnswer } from '../../lib/validate.js'
+import type { CheckName } from '../checks.js'
+import type { Context } from '../verify.js'
+
+const ON_DEMAND_ONLY = new Set(['over-rate-limit', 'store-down', 'fault'])
+
+/** The ids a case's request and given plants name: those it creates, reads or changes. */
+export function idsOf(request: RequestSpec, given: { id: unknown }[]): bigint[] {
+  const ids = given.map((p) => BigInt(String(p.id)))
+  const inPath = /\/(-?\d+)(?:[?/]|$)/.exec(request.path)?.[1]
+  if (inPath) ids.push(BigInt(inPath))
+  const inBody = request.body ? /"id"\s*:\s*(-?\d+)/.exec(request.body)?.[1] : undefined
+  if (inBody) ids.push(BigInt(inBody))
+  return [...new Set(ids)]
+}
+
+export function authorizationOf(ctx: Context, request: RequestSpec, principal: 0 | 1): string | undefined {
+  switch (request.auth.kind) {
+    case 'principal':
+      return ctx.subject.authorization(principal)
+    case 'unknown':
+      return `Bearer ${UNKNOWN_TOKEN}`
+    case 'header':
+      return request.auth.value
+    case 'none':
+      return undefined
+  }
+}
+
+/** The checks an answer of this operation and status is judged by. */
+export function checksFor(entry: ExampleCase['entry'], status: number, extra: CheckName[] = []): CheckName[] {
+  return [
+    'status_code_conformance',
+    'content_type_conformance',
+    'response_schema_conformance',
+    'response_headers_conformance',
+    ...(status >= 400 ? (['error_code_conformance'] as const) : []),
+    ...(status === 401 ? (['www_authenticate_on_401'] as const) : []),
+    ...(roleOf(entry) === 'list' && status < 300 ? (['link_conformance'] as const) : []),
+    ...extra,
+  ]
+}
+
+export async function runExamples(ctx: Context): Promise<void> {
+  const { subject, results, options } = ctx
+  const mine = new Set(ctx.existing[0].map((p) => p.id))
+  const cases = exampleCases(ctx.loaded.operations).filter((c) => !options.case || c.id === options.case)
+  let done = 0
+  for (const c of cases) {
+    ctx.progress(`examples ${++done}/${cases.length}: ${c.id}`)
+    const notExercised = (why: string) => results.notes.push(`not exercised: ${c.id} (${why})`)
+    if (c.derivation && ON_DEMAND_ONLY.has(c.derivation.kind)) {
+      notExercised(`a server cannot be made to answer ${c.status} on demand`)
+      continue
+    }
+    const ids = idsOf(c.request, c.givenPlants)
+    const taken = ids.filter((id) => mine.has(id))
+    if (taken.length) {
+      notExercised(`the first principal already owns plant ${taken.join(', ')}, which the example names`)
+      continue
+    }
+    if (roleOf(c.entry) === 'list' && mine.size) {
+      notExercised(
+        'the example assumes the caller owns only its x-given-plants, and the first principal owns others',
+      )
+      continue
+    }
+    if (options.readOnly && (c.givenPlants.length || (c.request.method !== 'GET' && c.status < 400))) {
+      notExercised('it changes plants (--read-only)')
+      continue
+    }
+    const auth = subject.authorization(0)
+    const replay = ctx.replay(`--only examples --case '${c.id}'`)
+    try {
+      const setup = await given(ctx, c)
+      if (setup) {
+        results.record({
+          layer: 'examples',
+          operationId: setup.operationId,
+          checks: ['status_code_conformance'],
+          problems: [setup.problem],
+          status: setup.answer.status,
+          title: `${c.id}, creating its x-given-plants`,
+          request: setup.request,
+          answer: describeAnswer(setup.answer),
+          document: '200: the plant is created',
+          replay,
+        })
+        continue
+      }
+      const answer = await subject.send(subject.baseUrl, c.request, authorizationOf(ctx, c.request, 0))
+      const problems: string[] = []
+      if (answer.status !== c.status) problems.push(`status ${answer.status}, the document says ${c.status}`)
+      problems.push(...validateAnswer(c.entry, answer, { requiredHeaders: c.requiredHeaders }))
+      const compareBody = c.status < 300 && c.body !== undefined
+      if (
+        compareBody &&
+        answer.status === c.status &&
+        answer.isJson &&
+        !isDeepStrictEqual(answer.json, c.body?.value)
+      )
+        problems.push(`the body is not the example’s response ${JSON.stringify(c.body?.value)}`)
+      results.record({
+        layer: 'examples',
+        operationId: c.entry.operationId,
+        checks: checksFor(c.entry, c.status, compareBody ? ['example_conformance'] : []),
+        problems,
+        status: answer.status,
+        title: c.example,
+        request: describeRequest(c.request),
+        answer: describeAnswer(answer),
+        document: `${c.status}${c.body ? ` ${JSON.stringify(c.body.value)}` : ' (no body)'}`,
+        replay,
+      })
+    } finally {
+      // The case's own plants only: `mine` were filtered out above.
+      if (!options.readOnly)
+        for (const id of ids)
+          await subject.send(
+            subject.baseUrl,
+            { method: 'DELETE', path: `/plants/${id}`, auth: { kind: 'principal' } },
+            auth,
+          )
+    }
+  }
+}
+
+/** Creates the case's x-given-plants; the failing create, if one fails. */
+async function given(
+  ctx: Context,
+  c: ExampleCase,
+): Promise<{ operationId: string; problem: string; request: string; answer: Answer } | undefined> {
+  const create = ctx.loaded.operations.find((e) => roleOf(e) === 'create')
+  for (const plant of c.givenPlants) {
+    const request: RequestSpec = {
+      method: 'POST',
+      path: create?.path ?? '/plants',
+      auth: { kind: 'principal' },
+      contentType: 'application/json',
+      body: JSON.stringify(plant),
+    }
+    const answer = await ctx.subject.send(ctx.subject.baseUrl, request, ctx.subject.authorization(0))
+    if (answer.status !== 200)
+      return {
+        operationId: create?.operationId ?? 'createPlant',
+        problem: `status ${answer.status}, the document says 200 (creating the plant the example assumes)`,
+        request: describeRequest(request),
+        answer,
+      }
+  }
+  return undefined
+}

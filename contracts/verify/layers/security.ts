@@ -1,0 +1,182 @@
+// The security cases, generated from each operation's security: no token, malformed Authorization
+// headers, a token no principal holds (all 401 with WWW-Authenticate), and the other principal's
+// plants: the second principal must get 404 for the first's plant, never see it in its list, and
+// leave it as it was whatever it sends.
+import { isDeepStrictEqual } from 'node:util'
+import { baseExampleName, requestFor } from '../../lib/cases.js'
+import { roleOf } from '../../lib/explore.js'
+import { generatedCases } from '../../lib/generated-cases.js'
+import { type Answer, describeAnswer, describeRequest, type RequestSpec } from '../../lib/http.js'
+import { parseExact } from '../../lib/stateful.js'
+import { validateAnswer } from '../../lib/validate.js'
+import type { Context } from '../verify.js'
+import { authorizationOf, checksFor } from './examples.js'
+
+export async function runSecurity(ctx: Context): Promise<void> {
+  const { subject, results, options, loaded } = ctx
+  const refused = generatedCases(loaded.operations).filter((c) => c.status === 401 && c.entry)
+  for (const entry of loaded.operations.filter((e) => e.secured)) {
+    const name = baseExampleName(entry)
+    if (name === undefined) continue
+    const { request } = requestFor(entry, name)
+    refused.push({
+      kind: 'generated',
+      id: `${entry.operationId} · a token no principal holds`,
+      entry,
+      request: { ...request, auth: { kind: 'unknown' } },
+      status: 401,
+      requiredHeaders: ['www-authenticate'],
+      givenPlants: [],
+    })
+  }
+  const chosen = refused.filter((c) => !options.case || c.id === options.case)
+  for (const [i, c] of chosen.entries()) {
+    const entry = c.entry
+    if (!entry) continue
+    ctx.progress(`security ${i + 1}/${chosen.length}: ${c.id}`)
+    const answer = await subject.send(subject.baseUrl, c.request, authorizationOf(ctx, c.request, 0))
+    const problems: string[] = []
+    if (answer.status !== 401) problems.push(`status ${answer.status}, the document says 401`)
+    problems.push(...validateAnswer(entry, answer, { requiredHeaders: ['www-authenticate'] }))
+    results.record({
+      layer: 'security',
+      operationId: entry.operationId,
+      checks: checksFor(entry, 401),
+      problems,
+      status: answer.status,
+      title: c.id.split(' · ')[1] ?? c.id,
+      request: describeRequest(c.request),
+      answer: describeAnswer(answer),
+      document: '401 Error, with WWW-Authenticate',
+      replay: ctx.replay(`--only security --case '${c.id}'`),
+    })
+  }
+  if (!options.case) await crossPrincipal(ctx)
+}
+
+/** The second principal against the first's plant: a plant of the run's own, or in --read-only an existing one. */
+async function crossPrincipal(ctx: Context): Promise<void> {
+  const { subject, results, options, loaded } = ctx
+  const create = loaded.operations.find((e) => roleOf(e) === 'create')
+  const read = loaded.operations.find((e) => roleOf(e) === 'item' && e.method === 'get')
+  if (!create || !read) return
+  const theirs = new Set(ctx.existing[1].map((p) => p.id))
+  let id: bigint
+  let plant: Record<string, unknown>
+  if (options.readOnly) {
+    const candidate = ctx.existing[0].find((p) => !theirs.has(p.id))
+    if (!candidate) {
+      results.notes.push(
+        'not exercised: the other principal’s plants (--read-only, and the first principal owns no plant the second lacks)',
+      )
+      return
+    }
+    id = candidate.id
+    plant = candidate
+  } else {
+    id = ctx.idBase + 500n
+    plant = { id, name: 'Verifier isolation plant', tag: 'verify' }
+    const made = await subject.send(subject.baseUrl, post(create.path, plant), subject.authorization(0))
+    if (made.status !== 200) {
+      results.notes.push(
+        `not exercised: the other principal’s plants (creating plant ${id} answered ${made.status})`,
+      )
+      return
+    }
+  }
+  const itemPath = (path: string) => path.replace(/\{[^}]+\}/, String(id))
+  const readFirst = async (): Promise<Answer> =>
+    subject.send(
+      subject.baseUrl,
+      { method: 'GET', path: itemPath(read.path), auth: { kind: 'principal' } },
+      subject.authorization(0),
+    )
+  const before = parseExact((await readFirst()).text)
+  try {
+    const ops = loaded.operations.filter(
+      (e) => e.secured && (roleOf(e) === 'item' || roleOf(e) === 'list' || roleOf(e) === 'create'),
+    )
+    for (const entry of ops) {
+      const role = roleOf(entry)
+      if (options.readOnly && entry.method !== 'get') continue
+      if (role === 'create' && theirs.has(id)) continue
+      const name = baseExampleName(entry)
+      const base = name === undefined ? undefined : requestFor(entry, name).request
+      let request: RequestSpec
+      let expected: number
+      if (role === 'create') {
+        // Ids are the principal's own: the second may use the first's id for a plant of its own.
+        request = post(entry.path, { ...plant, name: 'Verifier second principal plant' })
+        expected = 200
+      } else if (role === 'list') {
+        request = { method: 'GET', path: entry.path, auth: { kind: 'principal' } }
+        expected = 200
+      } else {
+        request = {
+          ...(base ?? { auth: { kind: 'principal' } }),
+          method: entry.method.toUpperCase(),
+          path: itemPath(entry.path),
+        }
+        expected = 404
+      }
+      const answer = await subject.send(subject.baseUrl, request, subject.authorization(1))
+      const problems: string[] = []
+      if (answer.status !== expected)
+        problems.push(
+          `status ${answer.status}, the document says ${expected}: the other principal's plant ${id} is not the caller's`,
+        )
+      problems.push(...validateAnswer(entry, answer))
+      if (role === 'list' && answer.status === 200) {
+        const all = role === 'list' && ctx.list ? await subject.plantsOf(ctx.list, 1) : []
+        if (all.some((p) => p.id === id && !theirs.has(id)))
+          problems.push(
+            `the second principal's list shows plant ${id}, the other principal's: isolation between principals is broken`,
+          )
+      }
+      const after = await readFirst()
+      if (after.status !== 200 || !isDeepStrictEqual(parseExact(after.text), before))
+        problems.push(
+          `after the second principal's ${request.method}, the first principal's plant ${id} reads ${describeAnswer(after)}: the other principal changed it`,
+        )
+      results.record({
+        layer: 'security',
+        operationId: entry.operationId,
+        checks: [...checksFor(entry, expected), 'principal_isolation'],
+        problems,
+        status: answer.status,
+        title: `the other principal's plant (${request.method} as the second principal)`,
+        request: describeRequest(request),
+        answer: describeAnswer(answer),
+        document: `${expected}, and the first principal's plant unchanged`,
+        replay: ctx.replay('--only security'),
+      })
+      if (role === 'create' && answer.status === 200) {
+        await subject.send(
+          subject.baseUrl,
+          { method: 'DELETE', path: itemPath(read.path), auth: { kind: 'principal' } },
+          subject.authorization(1),
+        )
+      }
+    }
+  } finally {
+    if (!options.readOnly)
+      await subject.send(
+        subject.baseUrl,
+        { method: 'DELETE', path: itemPath(read.path), auth: { kind: 'principal' } },
+        subject.authorization(0),
+      )
+  }
+}
+
+function post(path: string, plant: Record<string, unknown>): RequestSpec {
+  const fields = Object.entries(plant).map(
+    ([k, v]) => `${JSON.stringify(k)}:${typeof v === 'bigint' ? v.toString() : JSON.stringify(v)}`,
+  )
+  return {
+    method: 'POST',
+    path,
+    auth: { kind: 'principal' },
+    contentType: 'application/json',
+    body: `{${fields.join(',')}}`,
+  }
+}

@@ -1,0 +1,131 @@
+// Stateful sequences from the document's links, model-based, as the two principals: the model starts
+// from the plants they already own, keys come from the run's own range, and after each sequence only
+// the plants the run created are deleted.
+import type { PrincipalModel, StoreModel } from '../../lib/model.js'
+import { keyText } from '../../lib/model.js'
+import { deriveApi } from '../../lib/stateful.js'
+import { type PrincipalPool, RequestCounts, runTarget } from '../../lib/stateful-run.js'
+import type { CheckName } from '../checks.js'
+import type { Context } from '../verify.js'
+
+/** How many commands a sequence has at most. */
+const MAX_COMMANDS = 20
+
+export async function runStateful(ctx: Context): Promise<void> {
+  const { subject, results, options, loaded } = ctx
+  let api: ReturnType<typeof deriveApi>
+  try {
+    api = deriveApi(loaded.operations)
+  } catch (error) {
+    results.notes.push(
+      `stateful sequences: not run, the document's links give no model (${(error as Error).message})`,
+    )
+    return
+  }
+  const existing = ctx.existing.map((plants) => new Set(plants.map((p) => p.id)))
+  const tokens = subject.tokens
+  let taken = 0
+  const remove = api.linked.find((l) => l.entry.method === 'delete')
+  const deletePlants = async (principal: 0 | 1, keys: bigint[]) => {
+    if (!remove) return
+    for (const key of keys) {
+      if (existing[principal]?.has(key)) continue
+      const path = remove.entry.path.replace(/\{[^}]+\}/, encodeURIComponent(key.toString()))
+      await subject.send(
+        subject.baseUrl,
+        { method: 'DELETE', path, auth: { kind: 'principal' } },
+        subject.authorization(principal),
+      )
+    }
+  }
+  const pool: PrincipalPool = {
+    leftovers: [],
+    take: () => tokens[taken++ % 2] as string,
+    async give(token, known) {
+      const principal = tokens.indexOf(token) as 0 | 1
+      try {
+        const keys = known
+          ? [...known.plants.values()].map((p) => p[api.keyField] as bigint)
+          : await listKeys(ctx, principal, api.keyField)
+        await deletePlants(principal, keys)
+      } catch (error) {
+        this.leftovers.push(`${(error as Error).message}`)
+      }
+    },
+  }
+  const initial = (): StoreModel => ({
+    principals: ctx.existing.map(
+      (plants): PrincipalModel => ({
+        plants: new Map(plants.map((p) => [keyText(p.id), { ...p }])),
+        created: [],
+      }),
+    ),
+  })
+  const counts = new RequestCounts()
+  ctx.progress(`stateful: ${options.sequences} sequences`)
+  const result = await runTarget({
+    target: subject.endpoint(0),
+    api,
+    document: loaded.document,
+    runs: options.sequences,
+    seed: options.seed,
+    maxCommands: MAX_COMMANDS,
+    timeLimitMs: Math.max(1000, ctx.deadline - Date.now()),
+    counts,
+    pool,
+    initial,
+    keys: {
+      base: ctx.idBase + 10_000n,
+      avoid: new Set([...ctx.existing[0], ...ctx.existing[1]].map((p) => p.id)),
+    },
+    ...(options.path === undefined ? {} : { path: options.path }),
+    ...(options.replayPath === undefined ? {} : { replayPath: options.replayPath }),
+    replay: (seed, path, replayPath) =>
+      ctx.replay(
+        `--only stateful --seed ${seed} --sequences ${options.sequences} --path ${path}${replayPath ? ` --replay-path '${replayPath}'` : ''}`,
+      ),
+  })
+  // Each operation the sequences sent is counted once, with the failure where one came.
+  const failedOn = result.message ? /^(\w+) as p\d/.exec(result.message)?.[1] : undefined
+  const operations = new Set([...counts.rows.keys()].map((key) => key.split('\t')[1] ?? ''))
+  const checks: CheckName[] = [
+    'status_code_conformance',
+    'response_schema_conformance',
+    'store_conformance',
+    'principal_isolation',
+  ]
+  for (const operationId of operations) {
+    const failed =
+      result.failed && (operationId === failedOn || (!failedOn && operationId === [...operations][0]))
+    const statuses = [...counts.rows.keys()]
+      .filter((k) => k.split('\t')[1] === operationId)
+      .map((k) => Number(k.split('\t')[3]))
+    for (const status of statuses.filter(Number.isFinite)) results.saw(operationId, status)
+    results.record({
+      layer: 'stateful',
+      operationId,
+      checks: [
+        ...checks,
+        ...(operationId === api.list?.entry.operationId ? (['link_conformance'] as const) : []),
+      ],
+      problems: failed && result.message ? [result.message] : [],
+      title: `sequences (seed ${result.seed})`,
+      request: 'the shrunk sequence below',
+      answer: result.report ?? '',
+      document: 'the model of the store the document’s links describe',
+      replay: /Replay exactly this case:\n\s+(.*)/.exec(result.report ?? '')?.[1] ?? '',
+    })
+  }
+  if (result.note) results.notes.push(`stateful sequences: ${result.note}`)
+  else if (result.report && !result.failed) results.notes.push(`stateful sequences: ${result.report}`)
+  results.notes.push(
+    `stateful sequences: ${result.sequences} sequences, ${result.commands} commands, ${result.requests} requests`,
+  )
+  for (const leftover of pool.leftovers.slice(0, 3))
+    results.notes.push(`stateful sequences: a principal could not be brought back: ${leftover}`)
+}
+
+async function listKeys(ctx: Context, principal: 0 | 1, keyField: string): Promise<bigint[]> {
+  if (!ctx.list) return []
+  return (await ctx.subject.plantsOf(ctx.list, principal)).map((p) => p[keyField] as bigint)
+}

@@ -1,0 +1,224 @@
+// What a verification found: for each operation and check, the answers that kept and broke the
+// promise; each failure with its request, answer, what the document says and a replay command; the
+// documented responses never seen; and the report as a table, Markdown and JUnit XML.
+import { type CheckName, checkOf } from './checks.js'
+
+export type Layer = 'examples' | 'generated' | 'stateful' | 'security'
+export const LAYERS: Layer[] = ['examples', 'generated', 'stateful', 'security']
+
+export interface Failure {
+  layer: Layer
+  operationId: string
+  check: CheckName
+  /** The case, as the layer names it. */
+  title: string
+  request: string
+  answer: string
+  document: string
+  problems: string[]
+  replay: string
+}
+
+export interface Judged {
+  layer: Layer
+  operationId: string
+  /** The checks this answer was judged by. */
+  checks: CheckName[]
+  /** The problems found, as the judging code words them. */
+  problems: string[]
+  status?: number
+  title: string
+  request: string
+  answer: string
+  document: string
+  replay: string
+}
+
+export class Results {
+  private readonly counts = new Map<string, { passed: number; failed: number }>()
+  readonly failures: Failure[] = []
+  readonly notes: string[] = []
+  /** Statuses seen per operation, for "not exercised" and the success-path warning. */
+  private readonly seen = new Map<string, Set<number>>()
+  requests = 0
+  seed = 0
+  startedAt = Date.now()
+
+  constructor(
+    readonly operations: { operationId: string; statuses: number[] }[],
+    readonly selected: ReadonlySet<CheckName>,
+  ) {}
+
+  private cell(operationId: string, check: CheckName) {
+    const key = `${operationId}\t${check}`
+    let cell = this.counts.get(key)
+    if (!cell) {
+      cell = { passed: 0, failed: 0 }
+      this.counts.set(key, cell)
+    }
+    return cell
+  }
+
+  /** An answer of this status was seen (judged elsewhere, as a stateful sequence's are). */
+  saw(operationId: string, status: number): void {
+    const statuses = this.seen.get(operationId) ?? new Set()
+    statuses.add(status)
+    this.seen.set(operationId, statuses)
+  }
+
+  /** Counts one judged answer against each of its checks; returns the failures it adds. */
+  record(judged: Judged): Failure[] {
+    if (judged.status !== undefined) this.saw(judged.operationId, judged.status)
+    const byCheck = new Map<CheckName, string[]>()
+    for (const problem of judged.problems) {
+      const check = checkOf(problem)
+      byCheck.set(check, [...(byCheck.get(check) ?? []), problem])
+    }
+    const added: Failure[] = []
+    const checks = new Set([...judged.checks, ...byCheck.keys()])
+    for (const check of checks) {
+      if (!this.selected.has(check)) continue
+      const problems = byCheck.get(check)
+      const cell = this.cell(judged.operationId, check)
+      if (!problems) {
+        cell.passed++
+        continue
+      }
+      cell.failed++
+      const failure: Failure = { ...judged, check, problems }
+      this.failures.push(failure)
+      added.push(failure)
+    }
+    return added
+  }
+
+  get failed(): boolean {
+    return this.failures.length > 0
+  }
+
+  /** Documented responses no answer of the run had: said, not failed. */
+  notExercised(): string[] {
+    return this.operations.flatMap(({ operationId, statuses }) =>
+      statuses.filter((s) => !this.seen.get(operationId)?.has(s)).map((s) => `${operationId} ${s}`),
+    )
+  }
+
+  /** Operations whose success path no request reached (every answer an error). */
+  unreached(): string[] {
+    return this.operations
+      .filter(({ operationId }) => {
+        const seen = this.seen.get(operationId)
+        return seen !== undefined && ![...seen].some((s) => s >= 200 && s < 300)
+      })
+      .map(({ operationId }) => operationId)
+  }
+
+  /** One row per operation and check that was judged at least once, and the checks never judged. */
+  rows(): { operationId: string; check: CheckName; passed: number; failed: number }[] {
+    const rows = []
+    for (const { operationId } of this.operations) {
+      for (const check of this.selected) {
+        const cell = this.counts.get(`${operationId}\t${check}`)
+        if (cell) rows.push({ operationId, check, ...cell })
+      }
+    }
+    return rows
+  }
+
+  /** Distinct failures: one per operation, check and first problem, so a bug met 500 times shows once. */
+  distinctFailures(): (Failure & { times: number })[] {
+    const byKey = new Map<string, Failure & { times: number }>()
+    for (const f of this.failures) {
+      const key = `${f.operationId}\t${f.check}\t${f.problems[0]?.replace(/\d+/g, 'N')}`
+      const known = byKey.get(key)
+      if (known) known.times++
+      else byKey.set(key, { ...f, times: 1 })
+    }
+    return [...byKey.values()]
+  }
+
+  table(): string {
+    const rows = this.rows()
+    const width = Math.max(9, ...rows.map((r) => r.operationId.length))
+    const checkWidth = Math.max(5, ...rows.map((r) => r.check.length))
+    const line = (a: string, b: string, c: string, d: string) =>
+      `${a.padEnd(width)}  ${b.padEnd(checkWidth)}  ${c.padStart(6)}  ${d.padStart(6)}`
+    return [
+      line('operation', 'check', 'passed', 'failed'),
+      ...rows.map((r) => line(r.operationId, r.check, String(r.passed), String(r.failed))),
+    ].join('\n')
+  }
+
+  failureText(f: Failure & { times?: number }): string {
+    return [
+      `✗ ${f.check} — ${f.operationId} (${f.layer}: ${f.title})${f.times && f.times > 1 ? `, and ${f.times - 1} more like it` : ''}`,
+      `  request:  ${f.request}`,
+      `  answer:   ${f.answer}`,
+      `  document: ${f.document}`,
+      ...f.problems.map((p) => `  - ${p.replace(/\n/g, '\n    ')}`),
+      `  replay:   ${f.replay}`,
+    ].join('\n')
+  }
+
+  markdown(title: string): string {
+    const out = [`# ${title}`, '']
+    out.push(
+      this.failed ? `**${this.failures.length} failure(s)**` : '**Every answer agreed with the document.**',
+      '',
+    )
+    out.push('| operation | check | passed | failed |', '|---|---|---:|---:|')
+    for (const r of this.rows()) out.push(`| ${r.operationId} | ${r.check} | ${r.passed} | ${r.failed} |`)
+    const missing = this.notExercised()
+    if (missing.length)
+      out.push(
+        '',
+        '## Not exercised',
+        '',
+        'Documented responses that no answer of this run had:',
+        '',
+        ...missing.map((m) => `- ${m}`),
+      )
+    if (this.notes.length) out.push('', '## Notes', '', ...this.notes.map((n) => `- ${n}`))
+    if (this.failed) {
+      out.push('', '## Failures', '')
+      for (const f of this.distinctFailures()) out.push('```', this.failureText(f), '```', '')
+    }
+    return `${out.join('\n')}\n`
+  }
+
+  junit(): string {
+    const esc = (s: string) =>
+      s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
+    const failuresOf = (operationId: string, check: CheckName) =>
+      this.distinctFailures().filter((f) => f.operationId === operationId && f.check === check)
+    const cases: string[] = []
+    let failures = 0
+    for (const r of this.rows()) {
+      const open = `    <testcase classname="verify.${esc(r.operationId)}" name="${esc(r.check)}">`
+      if (r.failed) {
+        failures++
+        const text = failuresOf(r.operationId, r.check)
+          .map((f) => this.failureText(f))
+          .join('\n\n')
+        cases.push(
+          `${open}<failure message="${r.failed} of ${r.passed + r.failed} answers">${esc(text)}</failure></testcase>`,
+        )
+      } else cases.push(`${open}</testcase>`)
+    }
+    const missing = this.notExercised()
+    for (const m of missing)
+      cases.push(
+        `    <testcase classname="verify.not-exercised" name="${esc(m)}"><skipped message="not exercised"/></testcase>`,
+      )
+    const head = `tests="${cases.length}" failures="${failures}" skipped="${missing.length}"`
+    return [
+      '<?xml version="1.0" encoding="UTF-8"?>',
+      `<testsuites name="plant-store-verify" ${head}>`,
+      `  <testsuite name="plant-store-verify" ${head}>`,
+      ...cases,
+      '  </testsuite>',
+      '</testsuites>',
+      '',
+    ].join('\n')
+  }
+}

@@ -1,0 +1,121 @@
+// The server under test, reached by URL with two principals' tokens: its transport (at most --rate
+// requests a second, waiting out a 429's Retry-After), the plants each principal owned before the run,
+// and the Endpoint view that the kit's judging layers send through.
+import { nextAddress } from '@plant-store/core'
+import type { OperationEntry } from '../lib/document.js'
+import { type Answer, type Endpoint, type RequestSpec, send } from '../lib/http.js'
+import { parseExact } from '../lib/stateful.js'
+
+/** A plant as the verifier reads it: ids as bigint, exact. */
+export type OwnedPlant = Record<string, unknown> & { id: bigint }
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+/** How often a request refused with 429 is sent again after its Retry-After. */
+const RETRIES_AFTER_429 = 5
+const LONGEST_WAIT_MS = 60_000
+
+export class Subject {
+  requests = 0
+  /** Time spent waiting out 429s, and how many there were. */
+  waitedMs = 0
+  limited = 0
+  private nextAt = 0
+
+  private readonly origin: string
+  /** The base URL's path, without its last slash: '' for a server at the root. */
+  private readonly prefix: string
+
+  constructor(
+    readonly baseUrl: string,
+    readonly tokens: readonly [string, string],
+    private readonly rate: number | undefined,
+  ) {
+    const url = new URL(baseUrl)
+    this.origin = url.origin
+    this.prefix = url.pathname.replace(/\/+$/, '')
+  }
+
+  /**
+   * A document path (`/plants`) under the base URL's path; a Link's address, which already holds it
+   * (or is absolute), as it is.
+   */
+  private under(path: string): string {
+    if (!path.startsWith('/') || !this.prefix || path.startsWith(`${this.prefix}/`)) return path
+    return `${this.prefix}${path}`
+  }
+
+  private async throttle(): Promise<void> {
+    if (!this.rate) return
+    const now = Date.now()
+    const at = Math.max(now, this.nextAt)
+    this.nextAt = at + 1000 / this.rate
+    if (at > now) await sleep(at - now)
+  }
+
+  /** `send`, but at most `rate` a second, and a 429 answered again after its Retry-After. */
+  readonly send = async (
+    _base: string,
+    request: RequestSpec,
+    authorization: string | undefined,
+    extraHeaders: Record<string, string> = {},
+  ): Promise<Answer> => {
+    for (let attempt = 0; ; attempt++) {
+      await this.throttle()
+      this.requests++
+      const answer = await send(
+        this.origin,
+        { ...request, path: this.under(request.path) },
+        authorization,
+        extraHeaders,
+      )
+      if (answer.status !== 429 || attempt >= RETRIES_AFTER_429) return answer
+      const seconds = Number(answer.headers['retry-after'])
+      const wait = Math.min(Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : 1000, LONGEST_WAIT_MS)
+      this.limited++
+      this.waitedMs += wait
+      await sleep(wait)
+    }
+  }
+
+  /** One principal of the server under test, as the judging layers see a target. */
+  endpoint(principal: 0 | 1): Endpoint {
+    const token = this.tokens[principal]
+    return {
+      name: 'server under test',
+      url: this.baseUrl,
+      stateUrl: this.baseUrl,
+      seeded: false,
+      newToken: () => token,
+      send: this.send,
+    }
+  }
+
+  authorization(principal: 0 | 1): string {
+    return `Bearer ${this.tokens[principal]}`
+  }
+
+  /** Every plant of a principal, following Link from page to page (at most `pages` of them). */
+  async plantsOf(list: OperationEntry, principal: 0 | 1, pages = 1000): Promise<OwnedPlant[]> {
+    const limit = list.parameters.find((p) => p.name === 'limit')?.schema?.maximum
+    let address: string | undefined = `${list.path}${typeof limit === 'number' ? `?limit=${limit}` : ''}`
+    const plants: OwnedPlant[] = []
+    for (let page = 0; address !== undefined; page++) {
+      if (page >= pages) throw new Error(`more than ${pages} pages of plants`)
+      const answer = await this.send(
+        this.baseUrl,
+        { method: 'GET', path: address, auth: { kind: 'principal' } },
+        this.authorization(principal),
+      )
+      if (answer.status !== 200)
+        throw new Error(
+          `GET ${address} with token ${principal + 1} answered ${answer.status} ${answer.text.slice(0, 200)}`,
+        )
+      const items = parseExact(answer.text)
+      if (!Array.isArray(items))
+        throw new Error(`GET ${address} did not answer a list: ${answer.text.slice(0, 200)}`)
+      plants.push(...(items as OwnedPlant[]))
+      address = nextAddress(answer.headers.link)
+    }
+    return plants
+  }
+}
