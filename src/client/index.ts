@@ -1,10 +1,10 @@
 // A typed client for the plant store: openapi-fetch with types generated from the document, int64 ids
 // as bigint end to end, the Error body typed, and an async iterator that follows Link to the last page.
 
-import { type Document, dereference, document, nextAddress } from '@plant-store/core'
 import createClient, { type Client, type Middleware } from 'openapi-fetch'
 import { parseExact, stringifyExact } from './exact-json.js'
 import type { components, paths } from './generated/client-types.js'
+import { int64Answers } from './generated/int64-answers.js'
 
 export type { components, paths }
 export type Plant = components['schemas']['StoredPlant']
@@ -45,26 +45,24 @@ export interface PlantStoreClient extends Client<paths> {
   plants(query?: { tag?: string; limit?: number }): AsyncGenerator<Plant>
 }
 
-const dereferenced = dereference(structuredClone(document)) as Document
-
 // openapi-fetch reads a body with JSON.parse, which rounds ids past 2^53; handing it a response whose
 // json() reads digit for digit (with a Content-Length, so that it calls json()) keeps them exact.
 const exactJson: Middleware = {
   async onResponse({ request, response, schemaPath }) {
     if (!response.ok || !response.headers.get('content-type')?.includes('json')) return undefined
     const text = await response.text()
-    const operation = dereferenced.paths?.[schemaPath]?.[request.method.toLowerCase() as 'get']
-    const answer = operation?.responses?.[String(response.status)] as
-      | { content?: Record<string, { schema?: Record<string, unknown> }> }
-      | undefined
-    const schema = answer?.content?.['application/json']?.schema
+    const shape = int64Answers[`${request.method} ${schemaPath} ${response.status}`]
     const headers = new Headers(response.headers)
     headers.set('content-length', String(new TextEncoder().encode(text).length))
     const exact = new Response(text, { status: response.status, statusText: response.statusText, headers })
-    Object.defineProperty(exact, 'json', { value: async () => parseExact(text, schema) })
+    Object.defineProperty(exact, 'json', { value: async () => parseExact(text, shape) })
     return exact
   },
 }
+
+// The Link header's next page (RFC 8288), read here rather than with @plant-store/core's nextAddress so
+// that the client depends on nothing of the kit's.
+const nextPage = /<([^>]+)>;\s*rel="next"/
 
 export function createPlantStoreClient({ baseUrl, token, fetch }: ClientOptions): PlantStoreClient {
   const client = createClient<paths>({
@@ -79,7 +77,7 @@ export function createPlantStoreClient({ baseUrl, token, fetch }: ClientOptions)
     for (;;) {
       const result = await client.GET('/plants', { params: { query: params } })
       for (const plant of ok(result)) yield plant
-      const next = nextAddress(result.response.headers.get('link'))
+      const next = nextPage.exec(result.response.headers.get('link') ?? '')?.[1]
       if (!next) return
       params = Object.fromEntries(new URL(next, baseUrl).searchParams)
     }

@@ -1,7 +1,8 @@
 // The packages as an app gets them: each packed by `npm pack` (which builds it), checked by publint and
 // attw, and installed from its tarball into scratch apps with a fresh lockfile and the registry for the
 // rest; there a frontend app type-checks, runs the vitest setup of @plant-store/msw's README and tests of
-// its own, and keeps the server out of its tree, and a server app runs `plant-store-server --help` and
+// its own, and keeps the server out of its tree; a client app holds the client and its two dependencies
+// alone, type-checks and reads int64 ids exactly; and a server app runs `plant-store-server --help` and
 // its sandbox.
 import { lstat, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -257,6 +258,106 @@ describe('a frontend app, installed from the tarballs', () => {
     expect(total, shown).toBeGreaterThanOrEqual(4)
     expect(passed, shown).toBe(total)
   }, 180_000)
+})
+
+/** The client alone, with a fetch of its own: int64 ids exact both ways and every page through Link. */
+const clientRun = `import { createPlantStoreClient, ok } from '@plant-store/client'
+
+const sent = []
+async function fetch(request) {
+  const url = new URL(request.url)
+  const json = (text, headers = {}) =>
+    new Response(text, { headers: { 'content-type': 'application/json', ...headers } })
+  if (request.method === 'POST') {
+    sent.push(await request.text())
+    return json('{"name":"Huge"}')
+  }
+  if (url.searchParams.get('cursor') === null)
+    return json('[{"id":9223372036854775807,"name":"Huge"}]', { link: '</plants?limit=1&cursor=c2>; rel="next"' })
+  return json('[{"id":1,"name":"Basil","tag":"herb"}]')
+}
+
+const plants = createPlantStoreClient({ baseUrl: 'http://plants.test', token: 't', fetch })
+ok(await plants.POST('/plants', { body: { id: 2n ** 63n - 1n, name: 'Huge' } }))
+const read = []
+for await (const plant of plants.plants({ limit: 1 })) read.push(\`\${typeof plant.id} \${plant.id}\`)
+console.log(JSON.stringify({ sent, read }))
+`
+
+const clientCheck = `import { createPlantStoreClient, ok, type Plant, type paths } from '@plant-store/client'
+
+const plants = createPlantStoreClient({ baseUrl: 'http://localhost:3000', token: 't' })
+export type ListQuery = NonNullable<paths['/plants']['get']['parameters']['query']>
+export async function first(): Promise<bigint> {
+  const plant: Plant = ok(await plants.GET('/plants/{id}', { params: { path: { id: 1n } } }))
+  return plant.id
+}
+`
+
+describe('a client app, installed from the tarball', () => {
+  let app = ''
+  beforeAll(async () => {
+    app = join(work, 'client-app')
+    await writeFiles(app, {
+      'run.js': clientRun,
+      'check.ts': clientCheck,
+      'tsconfig.json': tsconfig('bundler'),
+      'tsconfig.node16.json': tsconfig('node16'),
+      'package.json': JSON.stringify({ name: 'client-app', private: true, type: 'module' }),
+    })
+    const installed = await npmInstall(app, [tarballs.client])
+    expect(installed.exit, installed.output).toBe(0)
+    console.log(
+      `@plant-store/client installed into an empty app in ${installed.seconds.toFixed(1)} s, ` +
+        `${((await bytes(join(app, 'node_modules'))) / 1e3).toFixed(0)} kB`,
+    )
+  }, 480_000)
+
+  it('holds the client, openapi-fetch, lossless-json and what they depend on, and nothing else', async () => {
+    const query = await run(app, 'npm', ['query', '--loglevel=error', '*'])
+    expect(query.exit, query.output).toBe(0)
+    const nodes = JSON.parse(query.output) as {
+      name: string
+      location: string
+      dependencies?: Record<string, string>
+    }[]
+    // The app itself is the node at no location.
+    const byName = new Map(nodes.filter((node) => node.location).map((node) => [node.name, node]))
+    expect(Object.keys(byName.get('@plant-store/client')?.dependencies ?? {}).sort()).toEqual([
+      'lossless-json',
+      'openapi-fetch',
+    ])
+    // Their own dependencies as installed, whatever openapi-fetch's version asks for.
+    const wanted = new Set<string>()
+    const add = (name: string) => {
+      if (wanted.has(name)) return
+      wanted.add(name)
+      for (const dependency of Object.keys(byName.get(name)?.dependencies ?? {})) add(dependency)
+    }
+    add('@plant-store/client')
+    expect(wanted.size).toBeGreaterThanOrEqual(3)
+    expect([...byName.keys()].sort()).toEqual([...wanted].sort())
+    for (const name of ['@plant-store/core', 'ajv', 'fastify', 'pg', 'better-sqlite3'])
+      expect(byName.has(name), name).toBe(false)
+  })
+
+  it.each(['tsconfig.json', 'tsconfig.node16.json'])('type-checks strict with %s', async (config) => {
+    const { exit, output } = await run(app, process.execPath, [
+      join(repoRoot, 'node_modules/typescript/bin/tsc'),
+      '-p',
+      config,
+    ])
+    expect(exit, output).toBe(0)
+  })
+
+  it('writes and reads int64 ids exactly and follows Link to the last page', async () => {
+    const { exit, output } = await run(app, process.execPath, ['run.js'])
+    expect(exit, output).toBe(0)
+    expect(JSON.parse(output.slice(output.indexOf('{')))).toEqual({
+      sent: ['{"id":9223372036854775807,"name":"Huge"}'],
+      read: ['bigint 9223372036854775807', 'bigint 1'],
+    })
+  })
 })
 
 describe('a server app, installed from the tarballs', () => {
