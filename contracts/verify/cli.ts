@@ -30,6 +30,8 @@ plants they already own are read first and left as they were, and the run delete
   --path P, --replay-path R   replay one stateful failure (the failure prints the command)
   --read-only            only what changes nothing: reads and refused requests (a production check)
   --keep                 leave the plants the generated requests worked with
+  --any-token            the server makes a principal of any token (a sandbox): a token no
+                         principal holds is not tried
   --rate N               at most N requests a second (a 429 is always waited out by its Retry-After)
   --junit FILE           write a JUnit XML report
   --report FILE          write a Markdown report
@@ -64,6 +66,7 @@ function parse() {
       'replay-path': { type: 'string' },
       'read-only': { type: 'boolean' },
       keep: { type: 'boolean' },
+      'any-token': { type: 'boolean' },
       rate: { type: 'string' },
       junit: { type: 'string' },
       report: { type: 'string' },
@@ -129,6 +132,7 @@ try {
     ...(values['replay-path'] === undefined ? {} : { replayPath: values['replay-path'] }),
     readOnly: values['read-only'] ?? false,
     keep: values.keep ?? false,
+    anyToken: values['any-token'] ?? false,
     ...(values.rate === undefined ? {} : { rate: positive('rate', values.rate) }),
     command: `plant-store-verify --base-url ${baseUrl}`,
     onProgress: (line) => {

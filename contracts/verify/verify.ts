@@ -35,6 +35,8 @@ export interface VerifyOptions {
   readOnly?: boolean
   /** Leave the plants the run created. */
   keep?: boolean
+  /** The server makes a principal of any token (as the kit's sandbox does): no unknown-token cases. */
+  anyToken?: boolean
   /** At most this many requests a second. */
   rate?: number
   /** One case of the example or security layers, by its name, or one generated request by its number. */

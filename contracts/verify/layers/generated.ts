@@ -18,6 +18,16 @@ import type { CheckName } from '../checks.js'
 import type { Context } from '../verify.js'
 import { checksFor } from './examples.js'
 
+/** The document's operation a request goes to, by its method and path. */
+function operationFor(ctx: Context, method: string, path: string): string | undefined {
+  const bare = path.split('?')[0] ?? ''
+  return ctx.loaded.operations.find(
+    (e) =>
+      e.method === method.toLowerCase() &&
+      new RegExp(`^${e.path.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(bare),
+  )?.operationId
+}
+
 /** The probes of a run: the same for the same document, seed and id base, so one can be replayed by its number. */
 export function probesOf(ctx: Context): Probe[] {
   return fc.sample(probeArbitrary(ctx.loaded.operations, BODY_LIMIT, ctx.idBase), {
@@ -58,6 +68,10 @@ export async function runGenerated(ctx: Context): Promise<void> {
         stopped = true
         break
       }
+      if (options.anyToken && probe.defect === 'auth: unknown token') {
+        skipped++
+        continue
+      }
       const changes = probe.method !== 'GET' && probe.method !== 'HEAD'
       // Never a plant the run did not create; in --read-only, only what a correct server refuses.
       if (
@@ -89,14 +103,38 @@ export async function runGenerated(ctx: Context): Promise<void> {
           `--only generated --seed ${options.seed} --requests ${options.requests} --case ${i + 1}`,
         ),
       })
-      if (!options.readOnly) await principal.undo(probe, answer.status, verdict.problems.length === 0)
+      if (options.readOnly) continue
+      try {
+        await principal.undo(probe, answer.status, verdict.problems.length === 0)
+      } catch (error) {
+        // Undoing a request is requests of its own, judged too: a wrong answer there is a failure, and
+        // the principal is brought back to the state before the next request.
+        const message = (error as Error).message
+        const [, method = '', path = ''] = /: (\w+) (\S+) answered/.exec(message) ?? []
+        results.record({
+          layer: 'generated',
+          operationId: operationFor(ctx, method, path) ?? probe.entry.operationId,
+          checks: [],
+          problems: [
+            `status ${/answered (\d+)/.exec(message)?.[1]}, the document says otherwise: ${message}`,
+          ],
+          title: `undoing request ${i + 1}`,
+          request: `${method} ${path}`,
+          answer: message,
+          document: 'the success status of that operation',
+          replay: ctx.replay(
+            `--only generated --seed ${options.seed} --requests ${options.requests} --case ${i + 1}`,
+          ),
+        })
+        await principal.reset(probe.id)
+      }
     }
   } finally {
     if (!options.readOnly && !options.keep) await principal.clear()
   }
   if (skipped)
     results.notes.push(
-      `generated requests: ${skipped} skipped, as they would change a plant the run did not create${options.readOnly ? ' or change plants at all (--read-only)' : ''}`,
+      `generated requests: ${skipped} skipped, as they would change a plant the run did not create${options.readOnly ? ' or change plants at all (--read-only)' : ''}${options.anyToken ? ' or send a token no principal holds (--any-token)' : ''}`,
     )
   if (stopped) results.notes.push('generated requests: stopped at the time limit')
 }

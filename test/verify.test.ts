@@ -1,0 +1,109 @@
+// The verifier has teeth: an independent implementation of the document (test/fixtures/independent-store,
+// plain node:http, none of the kit's code) passes it with no failure, each copy of it with one planted
+// bug fails it on the check that names the broken promise, and the kit's own server, sandbox and
+// stateful handlers pass it by URL too.
+
+import { type Results, verify } from '@plant-store/verify'
+import { afterAll, describe, expect, it } from 'vitest'
+import * as commands from '../scripts/lib/commands.js'
+import { repoRoot, type Started, startProcess } from '../scripts/lib/processes.js'
+
+const started: Started[] = []
+afterAll(async () => {
+  await Promise.allSettled(started.map((p) => p.stop()))
+})
+
+async function start(options: Parameters<typeof startProcess>[0]): Promise<Started> {
+  const process = await startProcess(options)
+  started.push(process)
+  return process
+}
+
+export function independentStore(bug = ''): Parameters<typeof startProcess>[0] {
+  return {
+    name: `independent store${bug ? ` (${bug})` : ''}`,
+    command: process.execPath,
+    args: [`${repoRoot}test/fixtures/independent-store/server.mjs`],
+    env: { PORT: '0', TOKENS: 'alice=token-alice,bob=token-bob', BUG: bug },
+    listening: /listening on (http:\/\/\S+)/,
+  }
+}
+
+// Smaller than the command's defaults: enough to meet every planted bug, quick on a busy machine.
+const SMALL = { requests: 400, sequences: 40, seed: 20261124 }
+
+const summary = (results: Results) =>
+  results
+    .distinctFailures()
+    .map((f) => results.failureText(f))
+    .join('\n\n')
+
+describe('the verifier, against an independent implementation', () => {
+  it('passes the correct one with no failure', async () => {
+    const store = await start(independentStore())
+    const results = await verify({ baseUrl: store.url, tokens: ['token-alice', 'token-bob'], ...SMALL })
+    expect(results.failures.length, summary(results)).toBe(0)
+    expect(results.rows().length).toBeGreaterThan(20)
+    await store.stop()
+  }, 240_000)
+
+  // Each planted bug, and the checks that name its broken promise: at least one failure must be one of them.
+  const bugs: [string, string[]][] = [
+    ['rounded-ids', ['create_read_back', 'store_conformance', 'status_code_conformance']],
+    ['tag-filter-ignored', ['store_conformance']],
+    ['not-found-without-error', ['response_schema_conformance', 'error_code_conformance']],
+    ['delete-answers-200', ['status_code_conformance']],
+    ['no-www-authenticate', ['www_authenticate_on_401']],
+    ['limit-not-capped', ['status_code_conformance']],
+    ['page-repeats-boundary', ['link_conformance']],
+    ['link-on-full-last-page', ['link_conformance']],
+    ['duplicate-overwrites', ['status_code_conformance']],
+    ['other-principal-readable', ['principal_isolation', 'status_code_conformance']],
+    ['put-keeps-tag', ['store_conformance']],
+    ['unknown-fields-rejected', ['status_code_conformance']],
+    ['exponent-ids-rejected', ['status_code_conformance']],
+    ['body-limit-too-high', ['status_code_conformance']],
+  ]
+  it.each(bugs)(
+    'fails the copy with the bug %s, naming the broken promise',
+    async (bug, checks) => {
+      const store = await start(independentStore(bug))
+      const results = await verify({ baseUrl: store.url, tokens: ['token-alice', 'token-bob'], ...SMALL })
+      const found = new Set(results.failures.map((f) => f.check))
+      expect(
+        [...found].some((check) => checks.includes(check)),
+        `${bug}: found ${[...found].join(', ') || 'nothing'}\n${summary(results)}`,
+      ).toBe(true)
+      await store.stop()
+    },
+    240_000,
+  )
+})
+
+describe('the verifier, against the kit by URL', () => {
+  const tokens = ['verify-token-a', 'verify-token-b'] as const
+  it.each([
+    [
+      'the real server',
+      commands.server({
+        env: { AUTH_TOKENS: `a:${tokens[0]},b:${tokens[1]}`, NODE_ENV: 'test', ...commands.generousLimits },
+      }),
+    ],
+    [
+      'the sandbox, whose principals start with its seeded plants',
+      commands.sandbox({ env: { NODE_ENV: 'test', ...commands.generousLimits } }),
+    ],
+    ['the stateful handlers served over HTTP', commands.handlers('stateful')],
+  ] as const)(
+    '%s passes',
+    async (name, command) => {
+      const target = await start(command)
+      // The sandbox and the handlers make a principal of any token.
+      const anyToken = !name.startsWith('the real server')
+      const results = await verify({ baseUrl: target.url, tokens, anyToken, ...SMALL })
+      expect(results.failures.length, summary(results)).toBe(0)
+      await target.stop()
+    },
+    240_000,
+  )
+})
