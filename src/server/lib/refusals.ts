@@ -128,18 +128,15 @@ export function refuseBeforeRouting(
   done: (error?: Error) => void,
 ): void {
   const raw = request.raw
+  let refusal: HttpError | undefined
   // RFC 9112 (3.2): a server MUST answer 400 to an HTTP/1.1 request without Host.
   if (raw.headers.host === undefined && raw.httpVersionMajor === 1 && raw.httpVersionMinor === 1) {
-    reply.header('connection', 'close')
-    return done(new HttpError(400, 'an HTTP/1.1 request must have a Host header'))
+    refusal = new HttpError(400, 'an HTTP/1.1 request must have a Host header')
+  } else if (unmetExpectation.has(raw)) {
+    refusal = new HttpError(417, `the expectation ${raw.headers.expect} cannot be met: only 100-continue is`)
   }
-  if (unmetExpectation.has(raw)) {
-    reply.header('connection', 'close')
-    return done(
-      new HttpError(417, `the expectation ${raw.headers.expect} cannot be met: only 100-continue is`),
-    )
-  }
-  done()
+  if (refusal) reply.header('connection', 'close')
+  done(refusal)
 }
 
 /**
