@@ -16,6 +16,10 @@ const stages: Stage[] = [
   { name: 'lint: TypeScript', command: ['tsc', '--noEmit'] },
   { name: 'lint: the OpenAPI document', command: ['node', '--import', 'tsx', 'scripts/lint-spec.ts'] },
   {
+    name: 'lint: the OpenAPI document (Spectral, OWASP rules)',
+    command: ['spectral', 'lint', 'spec/openapi.yaml', '--fail-severity', 'warn'],
+  },
+  {
     name: 'unit and integration tests',
     command: [
       'vitest',

@@ -1,8 +1,6 @@
 // Builds the plant store app from the document (spec/openapi.yaml, as built into @plant-store/core);
 // src/server/server.ts alone listens.
 import { randomUUID } from 'node:crypto'
-import { STATUS_CODES } from 'node:http'
-import type { Socket } from 'node:net'
 import {
   BODY_LIMIT,
   createAjv,
@@ -22,6 +20,14 @@ import Fastify, {
   LogController,
 } from 'fastify'
 import type { Config } from './config.js'
+import {
+  answerClientError,
+  answerFrameworkError,
+  answerServerRefusals,
+  MAX_PARAM_LENGTH,
+  refuseBeforeRouting,
+  refuseCodedBody,
+} from './lib/refusals.js'
 import auth from './plugins/app/auth.js'
 import openapiRoutes from './plugins/app/openapi-routes.js'
 import repository from './plugins/app/repository.js'
@@ -72,33 +78,11 @@ declare module 'fastify' {
 }
 
 // Fastify's own text for this says less than a client needs to mend the request.
-function messageFor(error: Error & { code?: string }): string {
+function messageFor(error: Error & { code?: string }, request: FastifyRequest): string {
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return `the body is larger than ${BODY_LIMIT} bytes`
+  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE')
+    return `the body must be application/json, not ${request.headers['content-type']}`
   return error.message
-}
-
-/**
- * What Node's HTTP parser refuses before any route runs (headers over its 16 KiB limit, a request it
- * cannot parse, one too slow to arrive), answered in the document's Error shape like every other
- * error; Fastify's own answer has a shape of its own.
- */
-function answerClientError(this: FastifyInstance, error: Error & { code?: string }, socket: Socket): void {
-  if (error.code === 'ECONNRESET' || socket.destroyed) return
-  const [status, message] =
-    error.code === 'HPE_HEADER_OVERFLOW'
-      ? [431, 'the request line and headers are larger than 16384 bytes']
-      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? [408, 'the request did not arrive in time']
-        : [400, 'the request is not valid HTTP']
-  this.log.debug({ err: error }, 'client error')
-  const body = JSON.stringify(errorBody(status, message))
-  if (socket.writable) {
-    socket.write(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-        `Content-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`,
-    )
-  }
-  socket.destroy()
 }
 
 const shuttingDown = (retryAfterSeconds: number) =>
@@ -150,7 +134,10 @@ export async function buildApp({ config, logger, spec, logStream }: BuildOptions
     // Routes are what the document says: no implicit HEAD routes.
     exposeHeadRoutes: false,
     logController: new OneLinePerRequest(),
+    // What Node's parser and Fastify's router refuse before a route runs: lib/refusals.ts.
     clientErrorHandler: answerClientError,
+    frameworkErrors: answerFrameworkError,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     // A request id a client can quote and nobody can guess; a client's own id is not trusted.
     genReqId: () => randomUUID(),
     requestIdHeader: false,
@@ -162,12 +149,15 @@ export async function buildApp({ config, logger, spec, logStream }: BuildOptions
     keepAliveTimeout: config.timeouts.keepAlive,
     connectionTimeout: config.timeouts.connection,
     http: {
+      // Node would answer a HTTP/1.1 request without Host with an empty 400: refuseBeforeRouting does.
+      requireHostHeader: false,
       headersTimeout: config.timeouts.headers,
       requestTimeout: config.timeouts.request,
       // Node's default (30 s) would let a slow client overstay a short timeout by that much.
       connectionsCheckingInterval: Math.min(1_000, Math.ceil(config.timeouts.headers / 4)),
     },
   })
+  answerServerRefusals(app)
   // From the moment close() starts, a new request is refused (it would race the store's closing);
   // the requests already in flight are answered as usual.
   let closing = false
@@ -211,11 +201,13 @@ export async function buildApp({ config, logger, spec, logStream }: BuildOptions
       return reply.code(500).send(errorBody(500, 'internal server error'))
     }
     if (error instanceof HttpError) reply.headers(error.headers)
-    return reply.code(status).send(errorBody(status, messageFor(error)))
+    return reply.code(status).send(errorBody(status, messageFor(error, request)))
   })
 
   await app.register(securityHeaders)
   await app.register(cors, { origins: config.corsOrigins })
+  // After the security headers and CORS, which the refusal carries like any answer.
+  app.addHook('onRequest', refuseBeforeRouting)
   // After CORS, so that a browser app on another origin can read the 503 too.
   await app.register(underPressure, { config })
   if (config.simulateFaults) app.addHook('onRequest', simulateFault(config.retryAfterSeconds))
@@ -228,6 +220,10 @@ export async function buildApp({ config, logger, spec, logStream }: BuildOptions
     sqlite: { maxPageCount: config.sqliteMaxPageCount, readOnly: config.databaseReadOnly },
   })
   await app.register(rateLimit, { config })
+  // After the rate limit: a coded body counts against the principal like any other refused body.
+  app.addHook('preParsing', (request, _reply, payload, done) => {
+    done(takesBody(request) ? refuseCodedBody(request) : undefined, payload)
+  })
   await app.register(auth, { config })
   if (config.sandbox) await app.register(sandbox)
   await app.register(openapiRoutes, {

@@ -8,7 +8,12 @@ export const document = {
     "title": "Plant Store",
     "version": "1.0.0",
     "summary": "A small store of plants.",
-    "description": "A sample interface built around a plant store. A client creates plants in the store and,\nthrough the additions below, lists, reads, replaces and deletes them.\n\n**What is original and what is added.** The 1.0.0 interface shows one operation,\n`POST /plants` (`createPlant`), with the schemas `Plant`, `NewPlant` and `Error`, its `200` and\n`400` responses, and bearer authentication. Everything else in this document extends the\n1.0.0 interface, and each addition says so in its description.\n\n**Principals (addition).** Each bearer token belongs to one principal. A principal sees and\nchanges only its own plants, and plant ids are unique per principal: two principals may both\nown a plant with id 1.\n\n**Errors (addition).** Every error answer has an `Error` body whose `error` is the HTTP status\ncode and whose `message` says what was wrong. Every answer carries an `X-Request-Id` header; a\n`500` says only `internal server error`, and the server's log has the details under that id.\nAnswers to operations that need a token carry `Cache-Control: no-store`; every answer carries\nsecurity headers for a JSON API (`Content-Security-Policy: default-src 'none'`,\n`X-Content-Type-Options: nosniff`).\n\n**Limits (addition).** A request body may be at most 65536 bytes, the request line and headers\ntogether at most 16384 bytes (`431`). A client must send its headers within 10 seconds and its\nwhole request within 30 seconds, or it gets a `408` and the connection is closed. An idle\nkeep-alive connection is closed after 72 seconds, and any connection on which nothing moves\nfor 120 seconds. Whoever runs\nthe server may change these (`HEADERS_TIMEOUT_MS`, `REQUEST_TIMEOUT_MS`, `CONNECTION_TIMEOUT_MS`,\n`KEEP_ALIVE_TIMEOUT_MS`).\nEach principal may make a set number of requests in a window (1000 a minute unless the\nserver is configured otherwise), and each client address a set number of requests with a\nmissing or unknown token (20 a minute); past either, the answer is `429` with `Retry-After`.\nThe limits are counted by each server instance.\n\n**Overload and storage (addition).** Any operation may answer `503` with a `Retry-After` header\nwhen the server is overloaded (its event loop lags more than 1 second, by default) or its store\ncannot take changes (read-only, an I/O error, unreachable); an operation that changes plants may\nanswer `507` when the store is full. Nothing is changed by such a request, reads keep working\nwhile only writes are refused, and the server serves again by itself once the cause is gone.\n\n**Bodies (addition).** A body is read as JSON, exactly: an integer may be written in any form\nJSON allows (`1000000000000000000`, `1e18` and `1000000000000000000.0` are the same id), and\nno digit of an int64 is lost. Keys a schema does not name are ignored, `__proto__`,\n`constructor` and `prototype` included; of duplicate keys, the last counts. Strings must be\nUnicode text: a lone surrogate escape such as `\\ud800` is a `400`.\n\n**Contract fixtures.** A request example whose name matches a response example produces that\nresponse; a required parameter or request body with no example of that name takes its first\nexample. `x-given-plants` on a request example lists the plants the caller must already own\nfor the example to hold; `x-example-names` on a response without a body lists the request\nexamples that produce it. Tools ignore these `x-` fields; the contract suite reads them.\nOperations without a request body ignore any body sent with them.\n",
+    "description": "A sample interface built around a plant store. A client creates plants in the store and,\nthrough the additions below, lists, reads, replaces and deletes them.\n\n**What is original and what is added.** The 1.0.0 interface shows one operation,\n`POST /plants` (`createPlant`), with the schemas `Plant`, `NewPlant` and `Error`, its `200` and\n`400` responses, and bearer authentication. Everything else in this document extends the\n1.0.0 interface, and each addition says so in its description.\n\n**Principals (addition).** Each bearer token belongs to one principal. A principal sees and\nchanges only its own plants, and plant ids are unique per principal: two principals may both\nown a plant with id 1.\n\n**Errors (addition).** Every error answer has an `Error` body whose `error` is the HTTP status\ncode and whose `message` says what was wrong. Every answer carries an `X-Request-Id` header; a\n`500` says only `internal server error`, and the server's log has the details under that id.\nAnswers to operations that need a token carry `Cache-Control: no-store`; every answer carries\nsecurity headers for a JSON API (`Content-Security-Policy: default-src 'none'`,\n`X-Content-Type-Options: nosniff`).\n\n**Limits (addition).** A request body may be at most 65536 bytes, the request line and headers\ntogether at most 16384 bytes (`431`). A client must send its headers within 10 seconds and its\nwhole request within 30 seconds, or it gets a `408` and the connection is closed. An idle\nkeep-alive connection is closed after 72 seconds, and any connection on which nothing moves\nfor 120 seconds. Whoever runs\nthe server may change these (`HEADERS_TIMEOUT_MS`, `REQUEST_TIMEOUT_MS`, `CONNECTION_TIMEOUT_MS`,\n`KEEP_ALIVE_TIMEOUT_MS`).\nEach principal may make a set number of requests in a window (1000 a minute unless the\nserver is configured otherwise), and each client address a set number of requests with a\nmissing or unknown token (20 a minute); past either, the answer is `429` with `Retry-After`.\nThe limits are counted by each server instance. Every answer counted against a limit carries\n`RateLimit-Policy` and `RateLimit` (the IETF draft \"RateLimit header fields for HTTP\"):\nthe quota policy `\"default\"` for a principal's requests, `\"failed-auth\"` for an address's\nrequests with a missing or unknown token.\n\n**Overload and storage (addition).** Any operation may answer `503` with a `Retry-After` header\nwhen the server is overloaded (its event loop lags more than 1 second, by default) or its store\ncannot take changes (read-only, an I/O error, unreachable); an operation that changes plants may\nanswer `507` when the store is full. Nothing is changed by such a request, reads keep working\nwhile only writes are refused, and the server serves again by itself once the cause is gone.\n\n**Bodies (addition).** A body is read as JSON, exactly: an integer may be written in any form\nJSON allows (`1000000000000000000`, `1e18` and `1000000000000000000.0` are the same id), and\nno digit of an int64 is lost. Keys a schema does not name are ignored, `__proto__`,\n`constructor` and `prototype` included; of duplicate keys, the last counts. Strings must be\nUnicode text: a lone surrogate escape such as `\\ud800` is a `400`. A body must be sent as it\nis: one in a content coding (`Content-Encoding` other than `identity`) is a `415`.\n\n**Refusals before any operation (addition).** What the server refuses before it reaches an\noperation is answered in the `Error` shape too, with the status HTTP gives it: a request it\ncannot parse (`400`), an HTTP/1.1 request without `Host` (`400`), a path that is not valid\npercent-encoding (`400`), a path segment over 100 characters (`414`), an `Expect` other than\n`100-continue` (`417`), a method it does not know or `CONNECT` (`501`), a transfer coding\nother than `chunked` (`501`), besides the limits above.\n\n**Contract fixtures.** A request example whose name matches a response example produces that\nresponse; a required parameter or request body with no example of that name takes its first\nexample. `x-given-plants` on a request example lists the plants the caller must already own\nfor the example to hold; `x-example-names` on a response without a body lists the request\nexamples that produce it. Tools ignore these `x-` fields; the contract suite reads them.\nOperations without a request body ignore any body sent with them.\n",
+    "contact": {
+      "name": "Plant Store maintainers",
+      "url": "https://plants.example.com/support",
+      "email": "plants@example.com"
+    },
     "license": {
       "name": "MIT",
       "identifier": "MIT"
@@ -17,11 +22,18 @@ export const document = {
   "servers": [
     {
       "url": "http://127.0.0.1:3000",
-      "description": "The real server on a developer's machine (`npm start`)"
+      "description": "Local development, the real server on a developer's machine (`npm start`)",
+      "x-internal": false
     },
     {
       "url": "http://127.0.0.1:4010",
-      "description": "The Prism mock (`npm run mock`)"
+      "description": "Local development, the Prism mock (`npm run mock`)",
+      "x-internal": false
+    },
+    {
+      "url": "https://plants.example.com",
+      "description": "Production, a deployed instance behind TLS (a placeholder: whoever deploys the server puts\nits address here). The server answers at the root of its origin, as on a developer's machine.\n",
+      "x-internal": false
     }
   ],
   "security": [
@@ -107,6 +119,14 @@ export const document = {
         "responses": {
           "200": {
             "description": "plant response",
+            "headers": {
+              "RateLimit-Policy": {
+                "$ref": "#/components/headers/RateLimit-Policy"
+              },
+              "RateLimit": {
+                "$ref": "#/components/headers/RateLimit"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -155,6 +175,14 @@ export const document = {
           },
           "400": {
             "description": "unexpected error",
+            "headers": {
+              "RateLimit-Policy": {
+                "$ref": "#/components/headers/RateLimit-Policy"
+              },
+              "RateLimit": {
+                "$ref": "#/components/headers/RateLimit"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -184,6 +212,14 @@ export const document = {
           },
           "409": {
             "description": "A plant with this id already exists for this caller (addition to 1.0.0). Nothing is\nchanged.\n",
+            "headers": {
+              "RateLimit-Policy": {
+                "$ref": "#/components/headers/RateLimit-Policy"
+              },
+              "RateLimit": {
+                "$ref": "#/components/headers/RateLimit"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -313,6 +349,12 @@ export const document = {
             "headers": {
               "Link": {
                 "$ref": "#/components/headers/Link"
+              },
+              "RateLimit-Policy": {
+                "$ref": "#/components/headers/RateLimit-Policy"
+              },
+              "RateLimit": {
+                "$ref": "#/components/headers/RateLimit"
               }
             },
             "content": {
@@ -355,6 +397,14 @@ export const document = {
           },
           "400": {
             "description": "The limit or the cursor is not valid (addition to 1.0.0).",
+            "headers": {
+              "RateLimit-Policy": {
+                "$ref": "#/components/headers/RateLimit-Policy"
+              },
+              "RateLimit": {
+                "$ref": "#/components/headers/RateLimit"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -407,6 +457,14 @@ export const document = {
         "responses": {
           "200": {
             "description": "The plant.",
+            "headers": {
+              "RateLimit-Policy": {
+                "$ref": "#/components/headers/RateLimit-Policy"
+              },
+              "RateLimit": {
+                "$ref": "#/components/headers/RateLimit"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -483,6 +541,14 @@ export const document = {
         "responses": {
           "200": {
             "description": "The plant as it is now stored.",
+            "headers": {
+              "RateLimit-Policy": {
+                "$ref": "#/components/headers/RateLimit-Policy"
+              },
+              "RateLimit": {
+                "$ref": "#/components/headers/RateLimit"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -503,6 +569,14 @@ export const document = {
           },
           "400": {
             "description": "The id or the body is not valid (addition to 1.0.0).",
+            "headers": {
+              "RateLimit-Policy": {
+                "$ref": "#/components/headers/RateLimit-Policy"
+              },
+              "RateLimit": {
+                "$ref": "#/components/headers/RateLimit"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -556,6 +630,14 @@ export const document = {
         "responses": {
           "204": {
             "description": "The plant is deleted.",
+            "headers": {
+              "RateLimit-Policy": {
+                "$ref": "#/components/headers/RateLimit-Policy"
+              },
+              "RateLimit": {
+                "$ref": "#/components/headers/RateLimit"
+              }
+            },
             "x-example-names": [
               "basil"
             ]
@@ -680,6 +762,30 @@ export const document = {
       }
     },
     "headers": {
+      "Accept-Encoding": {
+        "description": "The content codings a request body may be in: `identity` alone, on a `415` for a body in\nanother (addition to 1.0.0).\n",
+        "schema": {
+          "type": "string",
+          "const": "identity"
+        },
+        "example": "identity"
+      },
+      "RateLimit-Policy": {
+        "description": "The quota policy the request was counted against, a structured field of the IETF draft\n\"RateLimit header fields for HTTP\": the policy's name, then `q` the requests a window\nallows and `w` the window in seconds. `\"default\"` is the principal's quota,\n`\"failed-auth\"` the address's for requests with a missing or unknown token. On every\nanswer counted against a limit; an answer given before the request is counted (an\noverloaded or shutting-down server's `503`) has none (addition to 1.0.0).\n",
+        "schema": {
+          "type": "string",
+          "pattern": "^\"(default|failed-auth)\";q=[0-9]+;w=[0-9]+$"
+        },
+        "example": "\"default\";q=1000;w=60"
+      },
+      "RateLimit": {
+        "description": "Where the request left its quota policy, a structured field of the same IETF draft: the\npolicy's name, then `r` the requests left in the window and `t` the seconds until the\nquota is whole again (on a `429`, `r=0` and `t` equal to `Retry-After`). Present whenever\n`RateLimit-Policy` is (addition to 1.0.0).\n",
+        "schema": {
+          "type": "string",
+          "pattern": "^\"(default|failed-auth)\";r=[0-9]+;t=[0-9]+$"
+        },
+        "example": "\"default\";r=998;t=42"
+      },
       "Link": {
         "description": "`<address of the next page>; rel=\"next\"`, present when more plants follow\n(addition to 1.0.0).\n",
         "schema": {
@@ -737,6 +843,14 @@ export const document = {
       },
       "BadPlantId": {
         "description": "The id is not an int64 (addition to 1.0.0).",
+        "headers": {
+          "RateLimit-Policy": {
+            "$ref": "#/components/headers/RateLimit-Policy"
+          },
+          "RateLimit": {
+            "$ref": "#/components/headers/RateLimit"
+          }
+        },
         "content": {
           "application/json": {
             "schema": {
@@ -755,6 +869,12 @@ export const document = {
         "headers": {
           "WWW-Authenticate": {
             "$ref": "#/components/headers/WWW-Authenticate"
+          },
+          "RateLimit-Policy": {
+            "$ref": "#/components/headers/RateLimit-Policy"
+          },
+          "RateLimit": {
+            "$ref": "#/components/headers/RateLimit"
           }
         },
         "content": {
@@ -786,6 +906,12 @@ export const document = {
         "headers": {
           "Retry-After": {
             "$ref": "#/components/headers/Retry-After"
+          },
+          "RateLimit-Policy": {
+            "$ref": "#/components/headers/RateLimit-Policy"
+          },
+          "RateLimit": {
+            "$ref": "#/components/headers/RateLimit"
           }
         },
         "content": {
@@ -807,6 +933,14 @@ export const document = {
       },
       "NotFound": {
         "description": "The caller has no plant with this id (addition to 1.0.0).",
+        "headers": {
+          "RateLimit-Policy": {
+            "$ref": "#/components/headers/RateLimit-Policy"
+          },
+          "RateLimit": {
+            "$ref": "#/components/headers/RateLimit"
+          }
+        },
         "content": {
           "application/json": {
             "schema": {
@@ -826,6 +960,14 @@ export const document = {
       },
       "PayloadTooLarge": {
         "description": "The request body is larger than 65536 bytes (addition to 1.0.0).",
+        "headers": {
+          "RateLimit-Policy": {
+            "$ref": "#/components/headers/RateLimit-Policy"
+          },
+          "RateLimit": {
+            "$ref": "#/components/headers/RateLimit"
+          }
+        },
         "content": {
           "application/json": {
             "schema": {
@@ -844,7 +986,18 @@ export const document = {
         }
       },
       "UnsupportedMediaType": {
-        "description": "The request body is not `application/json` (addition to 1.0.0).",
+        "description": "The request body is not `application/json`, or it is in a content coding\n(`Content-Encoding` other than `identity`), which `Accept-Encoding` then names\n(addition to 1.0.0).\n",
+        "headers": {
+          "Accept-Encoding": {
+            "$ref": "#/components/headers/Accept-Encoding"
+          },
+          "RateLimit-Policy": {
+            "$ref": "#/components/headers/RateLimit-Policy"
+          },
+          "RateLimit": {
+            "$ref": "#/components/headers/RateLimit"
+          }
+        },
         "content": {
           "application/json": {
             "schema": {
@@ -867,6 +1020,12 @@ export const document = {
         "headers": {
           "Retry-After": {
             "$ref": "#/components/headers/Retry-After"
+          },
+          "RateLimit-Policy": {
+            "$ref": "#/components/headers/RateLimit-Policy"
+          },
+          "RateLimit": {
+            "$ref": "#/components/headers/RateLimit"
           }
         },
         "content": {
@@ -888,6 +1047,14 @@ export const document = {
       },
       "InsufficientStorage": {
         "description": "The store is full; nothing was changed, and reads keep working. Writes succeed again once\nspace is freed, deleting plants included (addition to 1.0.0).\n",
+        "headers": {
+          "RateLimit-Policy": {
+            "$ref": "#/components/headers/RateLimit-Policy"
+          },
+          "RateLimit": {
+            "$ref": "#/components/headers/RateLimit"
+          }
+        },
         "content": {
           "application/json": {
             "schema": {
@@ -970,8 +1137,11 @@ export const document = {
         ],
         "properties": {
           "error": {
+            "description": "The answer's HTTP status code (its bounds, 400 to 599, are an addition to 1.0.0).",
             "type": "integer",
-            "format": "int32"
+            "format": "int32",
+            "minimum": 400,
+            "maximum": 599
           },
           "message": {
             "type": "string"

@@ -136,7 +136,10 @@ export interface components {
             status: "ok";
         };
         Error: {
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description The answer's HTTP status code (its bounds, 400 to 599, are an addition to 1.0.0).
+             */
             error: number;
             message: string;
         };
@@ -154,6 +157,8 @@ export interface components {
         /** @description The id is not an int64 (addition to 1.0.0). */
         BadPlantId: {
             headers: {
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -169,6 +174,8 @@ export interface components {
         Unauthorized: {
             headers: {
                 "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -183,6 +190,8 @@ export interface components {
         TooManyRequests: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -192,6 +201,8 @@ export interface components {
         /** @description The caller has no plant with this id (addition to 1.0.0). */
         NotFound: {
             headers: {
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -201,15 +212,24 @@ export interface components {
         /** @description The request body is larger than 65536 bytes (addition to 1.0.0). */
         PayloadTooLarge: {
             headers: {
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The request body is not `application/json` (addition to 1.0.0). */
+        /**
+         * @description The request body is not `application/json`, or it is in a content coding
+         *     (`Content-Encoding` other than `identity`), which `Accept-Encoding` then names
+         *     (addition to 1.0.0).
+         */
         UnsupportedMediaType: {
             headers: {
+                "Accept-Encoding": components["headers"]["Accept-Encoding"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -224,6 +244,8 @@ export interface components {
         ServiceUnavailable: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -236,6 +258,8 @@ export interface components {
          */
         InsufficientStorage: {
             headers: {
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -252,6 +276,30 @@ export interface components {
     };
     requestBodies: never;
     headers: {
+        /**
+         * @description The content codings a request body may be in: `identity` alone, on a `415` for a body in
+         *     another (addition to 1.0.0).
+         * @example identity
+         */
+        "Accept-Encoding": "identity";
+        /**
+         * @description The quota policy the request was counted against, a structured field of the IETF draft
+         *     "RateLimit header fields for HTTP": the policy's name, then `q` the requests a window
+         *     allows and `w` the window in seconds. `"default"` is the principal's quota,
+         *     `"failed-auth"` the address's for requests with a missing or unknown token. On every
+         *     answer counted against a limit; an answer given before the request is counted (an
+         *     overloaded or shutting-down server's `503`) has none (addition to 1.0.0).
+         * @example "default";q=1000;w=60
+         */
+        "RateLimit-Policy": string;
+        /**
+         * @description Where the request left its quota policy, a structured field of the same IETF draft: the
+         *     policy's name, then `r` the requests left in the window and `t` the seconds until the
+         *     quota is whole again (on a `429`, `r=0` and `t` equal to `Retry-After`). Present whenever
+         *     `RateLimit-Policy` is (addition to 1.0.0).
+         * @example "default";r=998;t=42
+         */
+        RateLimit: string;
         /**
          * @description `<address of the next page>; rel="next"`, present when more plants follow
          *     (addition to 1.0.0).
@@ -296,6 +344,8 @@ export interface operations {
             200: {
                 headers: {
                     Link: components["headers"]["Link"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -305,6 +355,8 @@ export interface operations {
             /** @description The limit or the cursor is not valid (addition to 1.0.0). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -332,6 +384,8 @@ export interface operations {
             /** @description plant response */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -341,6 +395,8 @@ export interface operations {
             /** @description unexpected error */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -354,6 +410,8 @@ export interface operations {
              */
             409: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -385,6 +443,8 @@ export interface operations {
             /** @description The plant. */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -420,6 +480,8 @@ export interface operations {
             /** @description The plant as it is now stored. */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -429,6 +491,8 @@ export interface operations {
             /** @description The id or the body is not valid (addition to 1.0.0). */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -462,6 +526,8 @@ export interface operations {
             /** @description The plant is deleted. */
             204: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;

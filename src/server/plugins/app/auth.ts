@@ -1,7 +1,7 @@
 // Bearer authentication for every operation whose security the document requires: AUTH_TOKENS, and JWTs.
 import { hash } from 'node:crypto'
 import { bearerToken, type HttpError, tokenInvalid, tokenRequired } from '@plant-store/core'
-import type { FastifyRequest } from 'fastify'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Config } from '../../config.js'
 import { createJwtVerifier, looksLikeJwt } from '../../lib/jwt.js'
@@ -30,9 +30,14 @@ export default fp(
     }
 
     // A failure counts against the client's address: past the limit, guessing gets 429, not 401.
-    const refuse = (request: FastifyRequest, refusal: HttpError, done: (error?: Error) => void) => {
+    const refuse = (
+      request: FastifyRequest,
+      reply: FastifyReply,
+      refusal: HttpError,
+      done: (error?: Error) => void,
+    ) => {
       app
-        .authFailureLimited(request)
+        .authFailureLimited(request, reply)
         .then(({ limited, retryAfter }) => done(limited ? tooMany(retryAfter, 'address') : refusal), done)
     }
 
@@ -43,21 +48,21 @@ export default fp(
       // An answer for one principal is no one else's: no cache may keep it, a 401 included.
       reply.header('cache-control', 'no-store')
       const token = bearerToken(request.headers.authorization)
-      if (token === undefined) return refuse(request, tokenRequired(), done)
+      if (token === undefined) return refuse(request, reply, tokenRequired(), done)
       const tokenDigest = digest(token)
       const principal = principalOf(tokenDigest)
       if (principal !== undefined) {
         request.principal = principal
         return done()
       }
-      if (!jwt || !looksLikeJwt(token)) return refuse(request, tokenInvalid(), done)
+      if (!jwt || !looksLikeJwt(token)) return refuse(request, reply, tokenInvalid(), done)
       jwt.verify(token, tokenDigest).then(
         (subject) => {
           request.principal = subject
           done()
         },
         // A 503 (the key set out of reach) is no failed guess, and is not counted.
-        (error: HttpError) => (error.statusCode === 401 ? refuse(request, error, done) : done(error)),
+        (error: HttpError) => (error.statusCode === 401 ? refuse(request, reply, error, done) : done(error)),
       )
     })
   },

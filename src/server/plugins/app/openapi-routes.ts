@@ -1,7 +1,7 @@
 // Registers one route per operation of the document, with its schemas, security and handler.
 
 import { routePath, routeSchema, unrouted } from '@plant-store/core'
-import type { RouteHandlerMethod } from 'fastify'
+import type { FastifyRequest, RouteHandlerMethod } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Handlers, ProbeHandlers } from '../../types.js'
 
@@ -38,8 +38,12 @@ export default fp(
     }
 
     const refusal = unrouted(operations)
+    const refuse = (request: FastifyRequest) => refusal(request.method, request.url.split('?')[0] ?? '')
+    // Refused at once, before Fastify reads a body for it: a QUERY without Content-Type would be
+    // Fastify's 400, an oversized body a 413, where what matters is that no operation takes the request.
+    app.addHook('onRequest', (request, _reply, done) => done(request.is404 ? refuse(request) : undefined))
     app.setNotFoundHandler(async (request) => {
-      throw refusal(request.method, request.url.split('?')[0] ?? '')
+      throw refuse(request)
     })
   },
   { name: 'openapi-routes', dependencies: ['auth'] },
