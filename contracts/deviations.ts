@@ -1,8 +1,9 @@
-// Where Prism (as mock or as validation proxy), or the sandbox by design, cannot answer as the
+// Where the Prism mock, the in-process handlers, or the sandbox by design, cannot answer as the
 // document says, as classes of requests: each a predicate, the statuses the target answers instead,
 // and why. A case or generated request a class covers must get one of those answers, and a class
 // that stops happening fails the run, so this list only ever shrinks knowingly. Nothing here may
-// hide a bug of the real server: the real server has no class and cannot have one.
+// hide a bug of the real server: the real server has no class and cannot have one, and neither has
+// the validating proxy, which passes the real server's answers on byte for byte.
 
 import type { Case } from './lib/cases.js'
 import type { Probe } from './lib/probes.js'
@@ -10,7 +11,7 @@ import type { Probe } from './lib/probes.js'
 // ---- Classes of the example and fixed cases (contracts/plant-store.contract.ts) ---------------------
 
 export interface Deviation {
-  target: 'mock' | 'proxy' | 'sandbox' | 'handlers' | 'examples'
+  target: 'mock' | 'sandbox' | 'handlers' | 'examples'
   name: string
   /** Which cases the class covers. */
   when: (c: Case) => boolean
@@ -18,17 +19,6 @@ export interface Deviation {
   answers: number[]
   contentType?: string
   why: string
-}
-
-const JSON_TYPE = 'application/json'
-const isMalformedJson = (c: Case) => {
-  if (c.request.contentType !== JSON_TYPE || c.request.body === undefined) return false
-  try {
-    JSON.parse(c.request.body)
-    return false
-  } catch {
-    return true
-  }
 }
 
 export const deviations: Deviation[] = [
@@ -147,48 +137,6 @@ export const deviations: Deviation[] = [
     when: (c) => c.request.auth.kind === 'unknown',
     answers: [200, 204, 409],
     why: 'Like the sandbox, the stateful handlers accept any bearer token, each a new store seeded with the example plants.',
-  },
-
-  // ---- The Prism validation proxy (`npm run proxy`: --errors, --validate-request=false) ----
-  {
-    target: 'proxy',
-    name: 'security is answered by Prism',
-    // An operation the document leaves unsecured (the health checks) is forwarded like any other.
-    when: (c) =>
-      c.entry?.secured !== false && (c.request.auth.kind === 'none' || c.request.auth.kind === 'header'),
-    answers: [401],
-    contentType: 'application/problem+json',
-    why:
-      'Prism checks security even with --validate-request=false, and with --errors it answers a security ' +
-      'violation itself (a 401 problem+json) instead of forwarding the request, so the server is not reached.',
-  },
-  {
-    target: 'proxy',
-    name: 'malformed JSON is answered by Prism',
-    when: isMalformedJson,
-    answers: [400],
-    contentType: JSON_TYPE,
-    why:
-      'Prism parses a JSON body before anything else and answers malformed JSON itself with ' +
-      '{"error":{"code":"invalid_json"}}, which is not the document\'s Error; the server is not reached.',
-  },
-  {
-    target: 'proxy',
-    name: 'a path the document lacks is answered by Prism',
-    when: (c) => c.entry === undefined && c.status === 404,
-    answers: [404],
-    contentType: 'application/problem+json',
-    why: 'With --errors Prism answers a path the document lacks itself (NO_PATH_MATCHED_ERROR) instead of forwarding it.',
-  },
-  {
-    target: 'proxy',
-    name: 'a method the document lacks is answered by Prism',
-    when: (c) => c.entry === undefined && c.status === 405,
-    answers: [405],
-    contentType: 'application/problem+json',
-    why:
-      'With --errors Prism answers a method the document lacks itself (NO_METHOD_MATCHED_ERROR) instead of ' +
-      'forwarding it.',
   },
 ]
 

@@ -1,5 +1,5 @@
 // The contract suite: proves that the document, the real server, the sandbox, the Prism mock and
-// the Prism validation proxy agree, example by example and for generated negative cases.
+// the validating proxy agree, example by example and for generated negative cases.
 
 import { nextAddress } from '@plant-store/core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'

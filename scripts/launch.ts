@@ -6,12 +6,17 @@
 //   mock, mock:dynamic    MOCK_HOST, MOCK_PORT (default 127.0.0.1:4010); Prism listens on a port of its
 //                         own behind a front that ends paging (scripts/lib/last-page-front.ts)
 //   proxy                 PROXY_HOST, PROXY_PORT (default 127.0.0.1:4011), PROXY_UPSTREAM (default
-//                         http://127.0.0.1:3000), the real server behind it
+//                         http://127.0.0.1:3000), the real server behind it; PROXY_SPEC, the document
+//                         it judges by (default spec/openapi.yaml). It runs in this process
+//                         (contracts/verify/proxy.ts), not as a child.
 //   sandbox               HOST, PORT (default 127.0.0.1:3000); the built server (npm run build)
 import type { AddressInfo } from 'node:net'
-import { type Listen, mock, prismListening, proxy, sandbox } from './lib/commands.js'
+import { relative } from 'node:path'
+import { startProxy } from '../contracts/verify/proxy.js'
+import { type Listen, mock, prismListening, sandbox } from './lib/commands.js'
 import { startLastPageFront } from './lib/last-page-front.js'
-import { spawnGuarded } from './lib/processes.js'
+import { exitWithParent, spawnGuarded } from './lib/processes.js'
+import { specPath } from './lib/spec.js'
 
 function listen(prefix: string, port: number): Listen {
   const raw = process.env[`${prefix}PORT`]
@@ -24,50 +29,74 @@ function listen(prefix: string, port: number): Listen {
 }
 
 const what = process.argv[2]
-const isMock = what === 'mock' || what === 'mock:dynamic'
-const mockListen = isMock ? listen('MOCK_', 4010) : undefined
-const command = mockListen
-  ? mock({ listen: { host: '127.0.0.1', port: 0 } }, what === 'mock:dynamic')
-  : what === 'proxy'
-    ? proxy(process.env.PROXY_UPSTREAM || 'http://127.0.0.1:3000', { listen: listen('PROXY_', 4011) })
+
+if (what === 'proxy') {
+  // Nothing to pass a signal on to: the proxy is this process. It still ends with npm, however npm ends.
+  exitWithParent()
+  const upstream = process.env.PROXY_UPSTREAM || 'http://127.0.0.1:3000'
+  const spec = process.env.PROXY_SPEC || specPath
+  const proxy = await startProxy({ upstream, spec, ...listen('PROXY_', 4011) }).catch((error: Error) => {
+    console.error(`the proxy cannot start: ${error.message}`)
+    process.exit(1)
+  })
+  console.log(
+    `Proxy is listening on ${proxy.url}, in front of ${upstream}, judging answers by ${relative(process.cwd(), spec) || spec}`,
+  )
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.on(signal, () => {
+      proxy.close().then(() => process.exit(0))
+      // close() ends open connections itself; this only guards against a close that never returns.
+      setTimeout(() => process.exit(1), 5_000).unref()
+    })
+  }
+} else {
+  launch()
+}
+
+function launch(): void {
+  const isMock = what === 'mock' || what === 'mock:dynamic'
+  const mockListen = isMock ? listen('MOCK_', 4010) : undefined
+  const command = mockListen
+    ? mock({ listen: { host: '127.0.0.1', port: 0 } }, what === 'mock:dynamic')
     : what === 'sandbox'
       ? sandbox({ listen: listen('', 3000), built: true, env: { LOG_LEVEL: process.env.LOG_LEVEL } })
       : undefined
-if (!command) {
-  console.error('usage: launch.ts mock | mock:dynamic | proxy | sandbox')
-  process.exit(2)
-}
+  if (!command) {
+    console.error('usage: launch.ts mock | mock:dynamic | proxy | sandbox')
+    process.exit(2)
+  }
 
-// Guarded: if this launcher is killed outright, the child does not outlive it.
-const child = spawnGuarded(command.command, command.args, {
-  env: { ...process.env, ...command.env },
-  stdio: ['inherit', mockListen ? 'pipe' : 'inherit', 'inherit'],
-})
-if (mockListen && child.stdout) {
-  // Prism's own lines pass through; once it listens, the front opens on the address asked for.
-  let front: Promise<unknown> | undefined
-  child.stdout.on('data', (chunk: Buffer) => {
-    const text = chunk.toString()
-    const upstream = front ? undefined : prismListening.exec(text)?.[1]
-    process.stdout.write(upstream ? text.replace(prismListening, 'Prism is listening privately') : text)
-    if (!upstream) return
-    front = startLastPageFront(upstream, mockListen).then(
-      (server) => {
-        const { port } = server.address() as AddressInfo
-        console.log(`Mock is listening on http://${mockListen.host}:${port} (Prism; paging ends)`)
-      },
-      (error: Error) => {
-        console.error(`the mock cannot listen on ${mockListen.host}:${mockListen.port}: ${error.message}`)
-        child.kill('SIGTERM')
-      },
-    )
+  // Guarded: if this launcher is killed outright, the child does not outlive it.
+  const child = spawnGuarded(command.command, command.args, {
+    env: { ...process.env, ...command.env },
+    stdio: ['inherit', mockListen ? 'pipe' : 'inherit', 'inherit'],
   })
+  if (mockListen && child.stdout) {
+    // Prism's own lines pass through; once it listens, the front opens on the address asked for.
+    let front: Promise<unknown> | undefined
+    child.stdout.on('data', (chunk: Buffer) => {
+      const text = chunk.toString()
+      const upstream = front ? undefined : prismListening.exec(text)?.[1]
+      process.stdout.write(upstream ? text.replace(prismListening, 'Prism is listening privately') : text)
+      if (!upstream) return
+      front = startLastPageFront(upstream, mockListen).then(
+        (server) => {
+          const { port } = server.address() as AddressInfo
+          console.log(`Mock is listening on http://${mockListen.host}:${port} (Prism; paging ends)`)
+        },
+        (error: Error) => {
+          console.error(`the mock cannot listen on ${mockListen.host}:${mockListen.port}: ${error.message}`)
+          child.kill('SIGTERM')
+        },
+      )
+    })
+  }
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.on(signal, () => {
+      child.kill(signal)
+      // The server finishes requests in flight within 10 s; past that, nothing is left holding the port.
+      setTimeout(() => child.kill('SIGKILL'), 15_000).unref()
+    })
+  }
+  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)))
 }
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-  process.on(signal, () => {
-    child.kill(signal)
-    // The server finishes requests in flight within 10 s; past that, nothing is left holding the port.
-    setTimeout(() => child.kill('SIGKILL'), 15_000).unref()
-  })
-}
-child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)))

@@ -2,7 +2,7 @@
 // npm process stops everything it started, and the port is free afterwards.
 import { connect } from 'node:net'
 import { describe, expect, it } from 'vitest'
-import { mockListening, prismListening, serverListening } from '../scripts/lib/commands.js'
+import { mockListening, proxyListening, serverListening } from '../scripts/lib/commands.js'
 import { followLinks } from '../scripts/lib/paging.js'
 import { startProcess } from '../scripts/lib/processes.js'
 
@@ -30,7 +30,7 @@ function groupAlive(pgid: number): boolean {
 describe('the launchers', () => {
   it.each([
     ['mock', { MOCK_PORT: '0' }, mockListening, 'SIGTERM'],
-    ['proxy', { PROXY_PORT: '0' }, prismListening, 'SIGINT'],
+    ['proxy', { PROXY_PORT: '0' }, proxyListening, 'SIGINT'],
     ['sandbox', { PORT: '0' }, serverListening, 'SIGTERM'],
   ] as const)(
     'npm run %s stops everything it started on a signal to npm',
@@ -65,7 +65,7 @@ describe('the launchers', () => {
       command: 'npm',
       args: ['run', '--silent', 'proxy'],
       env: { PROXY_PORT: '0' },
-      listening: prismListening,
+      listening: proxyListening,
       timeoutMs: 60_000,
     })
     try {
@@ -74,7 +74,7 @@ describe('the launchers', () => {
       npm.signal('SIGKILL')
       await npm.exited
       for (let i = 0; i < 100 && !(await refused(npm.url)); i++) await new Promise((r) => setTimeout(r, 100))
-      expect(await refused(npm.url), 'Prism outlived npm').toBe(true)
+      expect(await refused(npm.url), 'the proxy outlived npm').toBe(true)
     } finally {
       await npm.kill9()
     }

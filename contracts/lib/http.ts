@@ -82,7 +82,12 @@ export async function send(
   response.headers.forEach((value, name) => {
     answerHeaders[name.toLowerCase()] = value
   })
-  const mediaType = answerHeaders['content-type']?.split(';')[0]?.trim().toLowerCase() || undefined
+  return answerOf(response.status, answerHeaders, text)
+}
+
+/** An answer as the judging code reads it, from its status, headers (lower-case names) and body text. */
+export function answerOf(status: number, headers: Record<string, string>, text: string): Answer {
+  const mediaType = headers['content-type']?.split(';')[0]?.trim().toLowerCase() || undefined
   let json: unknown
   let isJson = false
   if (text && mediaType && /[/+]json$/.test(mediaType)) {
@@ -93,7 +98,7 @@ export async function send(
       // Left as text: the validator reports a body that claims JSON and is not.
     }
   }
-  return { status: response.status, headers: answerHeaders, mediaType, text, json, isJson }
+  return { status, headers, mediaType, text, json, isJson }
 }
 
 const clip = (text: string, max = 300) =>

@@ -1,5 +1,5 @@
 // The targets of the contract run (the real server on SQLite and on PostgreSQL, sandbox, Prism mock,
-// Prism validation proxy, and the in-process handlers served over HTTP in both modes): starting them,
+// validating proxy, and the in-process handlers served over HTTP in both modes): starting them,
 // a fresh principal per case, and setting up the plants a case needs.
 import * as commands from '../../scripts/lib/commands.js'
 import { listAll as listPages } from '../../scripts/lib/paging.js'

@@ -1,7 +1,7 @@
-// The command lines that start the real server, the sandbox, the Prism mock, the Prism proxy and the
-// in-process handlers served over HTTP, in
-// one place: the launchers (`npm run mock`, …), the tests, the contract suite and the benchmark all
-// start them from here, so what is tested is what developers run.
+// The command lines that start the real server, the sandbox, the Prism mock, the validating proxy and
+// the in-process handlers served over HTTP, in one place: the launchers (`npm run mock`, …), the
+// tests, the contract suite and the benchmark all start them from here, so what is tested is what
+// developers run.
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { repoRoot, type StartOptions } from './processes.js'
@@ -13,6 +13,8 @@ export const serverListening = /Server listening at (http:\/\/[^\s",]+)/
 export const mockListening = /Mock is listening on (http:\/\/[^\s",]+)/
 /** Prism prints `Prism is listening on http://HOST:PORT` once its routes are loaded. */
 export const prismListening = /Prism is listening on (http:\/\/[^\s",]+)/
+/** `npm run proxy` prints this once the validating proxy listens. */
+export const proxyListening = /Proxy is listening on (http:\/\/[^\s",]+)/
 
 /**
  * The overload guard's thresholds off (0: not checked). What it would measure in a test or benchmark
@@ -129,24 +131,32 @@ export function mock({ listen = loopback, spec = specPath, logFile }: PrismOptio
   return prism('Prism mock', logFile, ['mock', spec, ...address(listen), ...(dynamic ? ['--dynamic'] : [])])
 }
 
+export interface ProxyOptions {
+  listen?: Listen
+  /** The document the proxy judges answers by: spec/openapi.yaml unless a draft is being tried. */
+  spec?: string
+  logFile?: string
+}
+
 /**
- * `prism proxy` in front of a real server, a response that violates the document becoming an error.
- *
- * --errors: a response violation is answered with Prism's 500 VIOLATIONS problem instead of the
- *   upstream's response, so a non-conforming server fails whoever calls through the proxy.
- * --validate-request=false: with --errors, Prism answers an invalid request itself (422) rather
- *   than forwarding it; the document says the server answers those (400), so they must reach it.
- *   Prism still checks security itself: see contracts/deviations.ts.
+ * The kit's validating proxy (contracts/verify/proxy.ts) in front of a real server, started as
+ * `npm run proxy` starts it: it forwards every request and answer byte for byte and reports where an
+ * answer departs from the document, without changing it.
  */
-export function proxy(upstream: string, { listen = loopback, spec = specPath, logFile }: PrismOptions = {}) {
-  return prism('Prism proxy', logFile, [
-    'proxy',
-    spec,
-    upstream,
-    ...address(listen),
-    '--errors',
-    '--validate-request=false',
-  ])
+export function proxy(upstream: string, { listen = loopback, spec = specPath, logFile }: ProxyOptions = {}) {
+  return {
+    name: 'validating proxy',
+    command: process.execPath,
+    args: ['--import', 'tsx', join(repoRoot, 'scripts', 'launch.ts'), 'proxy'],
+    env: {
+      PROXY_UPSTREAM: upstream,
+      PROXY_HOST: listen.host,
+      PROXY_PORT: String(listen.port),
+      PROXY_SPEC: spec,
+    },
+    logFile,
+    listening: proxyListening,
+  } satisfies StartOptions
 }
 
 // -m false: one process, so its pid is the one to stop and measure, with no cluster bookkeeping.

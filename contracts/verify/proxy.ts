@@ -1,0 +1,278 @@
+// A validating proxy for a running server: every request and answer passes through byte for byte,
+// and each answer that departs from the document is reported (a log line, a header), never changed.
+import {
+  Agent,
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http'
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
+import type { AddressInfo } from 'node:net'
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib'
+import { type JsonSchema, loadDocument, type OperationEntry } from '../lib/document.js'
+import { type Answer, answerOf } from '../lib/http.js'
+import { validateAnswer, validateErrorAnswer } from '../lib/validate.js'
+import { type CheckName, checkOf } from './checks.js'
+
+/**
+ * Set on an answer that departs from the document, e.g. `2; response_schema_conformance,
+ * error_code_conformance`: how many problems, then the checks they belong to. Absent on an answer
+ * that conforms, so a conforming answer reaches the client exactly as the server sent it.
+ */
+export const VIOLATIONS_HEADER = 'X-Contract-Violations'
+
+export interface Departure {
+  /** The operation matched by method and path template; undefined when the document has none. */
+  operation: string | undefined
+  method: string
+  /** Path and query, as the client sent them. */
+  path: string
+  status: number
+  check: CheckName
+  problem: string
+}
+
+export interface ProxyOptions {
+  /** The server's base URL, e.g. `http://127.0.0.1:3000`. */
+  upstream: string
+  /** 0 (the default) picks a free port. */
+  port?: number
+  host?: string
+  /** The OpenAPI document to judge by: a file path, or the document @plant-store/core ships. */
+  spec?: string
+  /** Called once per departure; by default each is one JSON line on stdout. */
+  onDeparture?: (departure: Departure) => void
+}
+
+export interface RunningProxy {
+  /** e.g. `http://127.0.0.1:4011`. */
+  url: string
+  server: Server
+  close(): Promise<void>
+}
+
+// RFC 9110 §7.6.1: these describe one connection, not the message, so each hop sets its own.
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+])
+
+/** Raw headers (as `rawHeaders` lists them: name, value, name, value…) without the hop-by-hop ones. */
+function endToEnd(raw: string[], drop: string[] = []): string[] {
+  const named = new Set([...HOP_BY_HOP, ...drop])
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    if (raw[i]?.toLowerCase() !== 'connection') continue
+    for (const name of raw[i + 1]?.split(',') ?? []) named.add(name.trim().toLowerCase())
+  }
+  const kept: string[] = []
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const [name, value] = [raw[i] as string, raw[i + 1] as string]
+    if (!named.has(name.toLowerCase())) kept.push(name, value)
+  }
+  return kept
+}
+
+/** Finds the operation a request is for, by method and path template. */
+function router(
+  operations: OperationEntry[],
+): (method: string, pathname: string) => OperationEntry | undefined {
+  const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  const routes = operations
+    .map((entry) => {
+      const parts = entry.path.split(/\{[^}]+\}/)
+      return { entry, pattern: new RegExp(`^${parts.map(literal).join('[^/]+')}$`), params: parts.length - 1 }
+    })
+    // As a router does: a literal segment wins over a template, so /plants/{id} never claims a
+    // documented /plants/search.
+    .sort((a, b) => a.params - b.params)
+  return (method, pathname) =>
+    routes.find((r) => r.entry.method === method.toLowerCase() && r.pattern.test(pathname))?.entry
+}
+
+/** The body as the client would read it: the bytes themselves are forwarded, never this. */
+function decoded(body: Buffer, encoding: string | undefined): Buffer {
+  try {
+    switch (encoding?.trim().toLowerCase()) {
+      case 'gzip':
+      case 'x-gzip':
+        return gunzipSync(body)
+      case 'deflate':
+        return inflateSync(body)
+      case 'br':
+        return brotliDecompressSync(body)
+      default:
+        return body
+    }
+  } catch {
+    // Judged as it came: a body that does not decode is then reported as unreadable.
+    return body
+  }
+}
+
+function answerFrom(upstream: IncomingMessage, body: Buffer): Answer {
+  const headers: Record<string, string> = {}
+  for (const [name, value] of Object.entries(upstream.headers))
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value
+  const text = new TextDecoder().decode(decoded(body, headers['content-encoding']))
+  return answerOf(upstream.statusCode ?? 0, headers, text)
+}
+
+function printDeparture(departure: Departure): void {
+  process.stdout.write(
+    `${JSON.stringify({
+      time: new Date().toISOString(),
+      level: 'warn',
+      msg: 'departure from the document',
+      ...departure,
+      // null rather than left out: a path the document lacks is worth seeing as such.
+      operation: departure.operation ?? null,
+    })}\n`,
+  )
+}
+
+export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
+  const upstream = new URL(options.upstream)
+  if (upstream.protocol !== 'http:' && upstream.protocol !== 'https:')
+    throw new Error(`the upstream must be an http or https URL, not ${options.upstream}`)
+  const { document, operations } = await loadDocument(options.spec)
+  const errorSchema: JsonSchema | undefined = document.components?.schemas?.Error
+  const operationOf = router(operations)
+  const report = options.onDeparture ?? printDeparture
+  const secure = upstream.protocol === 'https:'
+  const agent = secure ? new HttpsAgent({ keepAlive: true }) : new Agent({ keepAlive: true })
+  const send = secure ? httpsRequest : httpRequest
+  const basePath = upstream.pathname.replace(/\/$/, '')
+
+  /** The problems of one exchange, and the operation they were judged by. */
+  function judge(method: string, pathname: string, answer: Answer) {
+    const entry = operationOf(method, pathname)
+    if (entry) return { entry, problems: validateAnswer(entry, answer) }
+    // No operation: the document promises an Error body for every error; a success here is
+    // something the document does not describe at all.
+    if (answer.status < 400)
+      return {
+        entry,
+        problems: [`status ${answer.status} is not documented: the document has no ${method} ${pathname}`],
+      }
+    return { entry, problems: validateErrorAnswer(errorSchema, answer) }
+  }
+
+  function answered(req: IncomingMessage, res: ServerResponse, from: IncomingMessage, body: Buffer): void {
+    const method = req.method ?? 'GET'
+    const path = req.url ?? '/'
+    // As sent, not normalized: the server routes the path it receives, and so must the judging.
+    const pathname = path.split('?')[0] ?? path
+    // HEAD is GET without a body (RFC 9110), which no body schema fits; a preflight is CORS's own
+    // exchange, not an operation's. Both pass unjudged.
+    const preflight = method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined
+    let judged: { entry: OperationEntry | undefined; problems: string[] } = { entry: undefined, problems: [] }
+    if (method !== 'HEAD' && !preflight) {
+      try {
+        judged = judge(method, pathname, answerFrom(from, body))
+      } catch (error) {
+        // A fault of the judging is the proxy's, never a reason to keep the answer from the client.
+        console.error(`the proxy could not judge ${method} ${path}: ${(error as Error).message}`)
+      }
+    }
+    const { entry, problems } = judged
+    const headers = endToEnd(from.rawHeaders, problems.length ? [VIOLATIONS_HEADER.toLowerCase()] : [])
+    if (problems.length) {
+      const checks = problems.map(checkOf)
+      headers.push(VIOLATIONS_HEADER, `${problems.length}; ${[...new Set(checks)].join(', ')}`)
+      problems.forEach((problem, i) => {
+        report({
+          operation: entry?.operationId,
+          method,
+          path,
+          status: from.statusCode ?? 0,
+          check: checks[i] as CheckName,
+          problem,
+        })
+      })
+    }
+    res.writeHead(from.statusCode ?? 502, from.statusMessage, headers)
+    res.end(body)
+  }
+
+  function unreachable(res: ServerResponse, error: Error): void {
+    console.error(`the proxy cannot reach ${upstream.origin}: ${error.message}`)
+    if (res.headersSent) {
+      res.destroy()
+      return
+    }
+    // The proxy's own answer, in the document's Error shape, so the client can tell what happened.
+    const body = JSON.stringify({
+      error: 502,
+      message: `the proxy cannot reach the server: ${error.message}`,
+    })
+    res.writeHead(502, { 'content-type': 'application/json' }).end(body)
+  }
+
+  function forward(req: IncomingMessage, res: ServerResponse): void {
+    const headers = endToEnd(req.rawHeaders, ['host'])
+    // The body's framing is hop-by-hop, but a chunked body must stay chunked to arrive whole.
+    if (/\bchunked\b/i.test(req.headers['transfer-encoding'] ?? ''))
+      headers.push('Transfer-Encoding', 'chunked')
+    const outgoing = send({
+      protocol: upstream.protocol,
+      hostname: upstream.hostname.replace(/^\[|\]$/g, ''),
+      port: upstream.port || undefined,
+      method: req.method,
+      path: `${basePath}${req.url ?? '/'}`,
+      // An array keeps the client's names, order and repeats, and makes Node add nothing of its own.
+      headers: ['Host', upstream.host, ...headers],
+      agent,
+    })
+    // Once the server has begun its answer, a failure is the server's to show, not the proxy's.
+    let responded = false
+    outgoing.on('response', (from) => {
+      responded = true
+      const chunks: Buffer[] = []
+      from.on('data', (chunk: Buffer) => chunks.push(chunk))
+      from.on('end', () => {
+        if (!res.destroyed) answered(req, res, from, Buffer.concat(chunks))
+      })
+      // The server broke off its answer: the client gets a broken answer too, not a made-up one.
+      from.on('error', () => res.destroy())
+    })
+    outgoing.on('error', (error) => {
+      // After the answer has begun, this is the server closing early on a body it did not read.
+      if (!responded) unreachable(res, error)
+    })
+    res.on('close', () => {
+      // The client went away first: the server need not finish for nobody.
+      if (!res.writableFinished) outgoing.destroy()
+    })
+    req.pipe(outgoing)
+  }
+
+  const server = createServer(forward)
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+      server.off('error', reject)
+      resolve()
+    })
+  })
+  const { address, port } = server.address() as AddressInfo
+  const host = address.includes(':') ? `[${address}]` : address
+  return {
+    url: `http://${host}:${port}`,
+    server,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        server.closeAllConnections()
+        agent.destroy()
+      }),
+  }
+}
