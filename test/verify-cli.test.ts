@@ -1,0 +1,180 @@
+// `plant-store-verify` as a team runs it in CI: its exit status (0 agreed, 1 departed, 2 a usage error
+// or no server), its options and environment, its reports, a replay command that reproduces the
+// failure it is printed with, and a run against a server whose principals already own plants, which
+// leaves those plants as they were and nothing of its own behind.
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { verify } from '@plant-store/verify'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { repoRoot, runToExit, type Started, startProcess } from '../scripts/lib/processes.js'
+
+const cli = ['--import', 'tsx', join(repoRoot, 'contracts/verify/cli.ts')]
+const TOKENS = 'alice=token-alice,bob=token-bob'
+const started: Started[] = []
+let work = ''
+
+function store(bug = '') {
+  return startProcess({
+    name: `independent store${bug ? ` (${bug})` : ''}`,
+    command: process.execPath,
+    args: [join(repoRoot, 'test/fixtures/independent-store/server.mjs')],
+    env: { PORT: '0', TOKENS, BUG: bug },
+    listening: /listening on (http:\/\/\S+)/,
+  }).then((s) => {
+    started.push(s)
+    return s
+  })
+}
+
+function run(args: string[], env: Record<string, string> = {}) {
+  return runToExit({
+    name: 'plant-store-verify',
+    command: process.execPath,
+    args: [...cli, ...args],
+    env: { VERIFY_BASE_URL: undefined, VERIFY_TOKENS: undefined, ...env },
+    timeoutMs: 240_000,
+  })
+}
+
+/** A port nothing listens on: taken from the system, then let go. */
+async function closedPort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as { port: number }
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}
+
+const small = ['--requests', '150', '--sequences', '15', '--seed', '7']
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'plant-store-verify-'))
+})
+afterAll(async () => {
+  await Promise.allSettled(started.map((s) => s.stop()))
+  if (work) await rm(work, { recursive: true, force: true })
+})
+
+describe('plant-store-verify', () => {
+  it('lists every option and check in --help, and exits 0', async () => {
+    const { exit, output } = await run(['--help'])
+    expect(exit).toBe(0)
+    const source = await readFile(join(repoRoot, 'contracts/verify/cli.ts'), 'utf8')
+    const options = [...source.matchAll(/^ {6}'?([a-z-]+)'?: \{ type:/gm)].map((m) => m[1])
+    expect(options.length).toBeGreaterThan(15)
+    for (const option of options) expect(output).toContain(`--${option}`)
+    for (const check of ['status_code_conformance', 'create_read_back', 'principal_isolation'])
+      expect(output).toContain(check)
+  })
+
+  it('exits 2 with one line for a usage error and for a server that cannot be reached', async () => {
+    const oneToken = await run(['--base-url', 'http://127.0.0.1:9', '--token', 'a'])
+    expect(oneToken.exit).toBe(2)
+    expect(oneToken.output.trim().split('\n')).toHaveLength(1)
+    expect(oneToken.output).toMatch(/two tokens/)
+    const unknown = await run([
+      '--base-url',
+      'http://127.0.0.1:9',
+      '--token',
+      'a',
+      '--token',
+      'b',
+      '--only',
+      'everything',
+    ])
+    expect(unknown.exit).toBe(2)
+    expect(unknown.output).toMatch(/unknown layer everything/)
+    const port = await closedPort()
+    const nothing = await run(['--base-url', `http://127.0.0.1:${port}`, '--token', 'a', '--token', 'b'])
+    expect(nothing.exit).toBe(2)
+    expect(nothing.output.trim().split('\n')).toHaveLength(1)
+    expect(nothing.output).toMatch(/cannot reach http:\/\/127\.0\.0\.1:\d+: ECONNREFUSED/)
+  })
+
+  it('exits 0 against a correct server, taking VERIFY_BASE_URL and VERIFY_TOKENS, and writes its reports', async () => {
+    const server = await store()
+    const junit = join(work, 'verify.junit.xml')
+    const report = join(work, 'verify.md')
+    const { exit, output } = await run([...small, '--junit', junit, '--report', report], {
+      VERIFY_BASE_URL: server.url,
+      VERIFY_TOKENS: 'token-alice,token-bob',
+    })
+    expect(exit, output).toBe(0)
+    expect(output).toMatch(/Every answer agreed with the document: \d+ requests/)
+    expect(await readFile(junit, 'utf8')).toMatch(
+      /<testsuites name="plant-store-verify" tests="\d+" failures="0"/,
+    )
+    expect(await readFile(report, 'utf8')).toContain('| listPlants | link_conformance |')
+  })
+
+  it('exits 1 against a server with a bug, and each printed replay command reproduces its failure', async () => {
+    const server = await store('tag-filter-ignored')
+    const { exit, output } = await run([...small], {
+      VERIFY_BASE_URL: server.url,
+      VERIFY_TOKENS: 'token-alice,token-bob',
+    })
+    expect(exit, output).toBe(1)
+    expect(output).toMatch(/✗ store_conformance — listPlants/)
+    const replays = [...output.matchAll(/^ {2}replay: {3}plant-store-verify (.+)$/gm)].map(
+      (m) => m[1] as string,
+    )
+    expect(replays.length).toBeGreaterThan(0)
+    // The first replay of each layer: run as the shell would, with the tokens from the environment.
+    const byLayer = new Map(replays.map((r) => [/--only (\w+)/.exec(r)?.[1], r]))
+    for (const replay of byLayer.values()) {
+      const again = await runToExit({
+        name: 'replay',
+        command: 'sh',
+        args: ['-c', `"${process.execPath}" ${cli.map((a) => `"${a}"`).join(' ')} ${replay}`],
+        env: { VERIFY_TOKENS: 'token-alice,token-bob' },
+        timeoutMs: 240_000,
+      })
+      expect(again.exit, `${replay}\n${again.output}`).toBe(1)
+      expect(again.output).toContain('listPlants')
+    }
+  })
+})
+
+describe('a server whose principals already own plants', () => {
+  const plant = (id: string, name: string) => ({
+    method: 'POST',
+    headers: { authorization: 'Bearer token-alice', 'content-type': 'application/json' },
+    body: `{"id":${id},"name":"${name}"}`,
+  })
+  const list = async (url: string, token: string) =>
+    (await fetch(`${url}/plants?limit=100`, { headers: { authorization: `Bearer ${token}` } })).text()
+
+  it('keeps them as they were, read-only or not, and leaves nothing of its own', async () => {
+    const server = await store()
+    for (const [id, name] of [
+      ['1', 'Basil'],
+      ['2', 'Fern'],
+      ['9007199254740993', 'Big'],
+    ])
+      expect((await fetch(`${server.url}/plants`, plant(id as string, name as string))).status).toBe(200)
+    const before = [await list(server.url, 'token-alice'), await list(server.url, 'token-bob')]
+
+    const readOnly = await verify({
+      baseUrl: server.url,
+      tokens: ['token-alice', 'token-bob'],
+      readOnly: true,
+      requests: 200,
+      seed: 3,
+    })
+    expect(readOnly.failures.map((f) => readOnly.failureText(f))).toEqual([])
+    expect([await list(server.url, 'token-alice'), await list(server.url, 'token-bob')]).toEqual(before)
+
+    const full = await verify({
+      baseUrl: server.url,
+      tokens: ['token-alice', 'token-bob'],
+      requests: 300,
+      sequences: 30,
+      seed: 4,
+    })
+    expect(full.failures.map((f) => full.failureText(f))).toEqual([])
+    expect(full.notes.join('\n')).toMatch(/owned 3 and 0 plants before the run/)
+    expect([await list(server.url, 'token-alice'), await list(server.url, 'token-bob')]).toEqual(before)
+  }, 240_000)
+})
