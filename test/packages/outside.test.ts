@@ -3,7 +3,8 @@
 // rest; there a frontend app type-checks, runs the vitest setup of @plant-store/msw's README and tests of
 // its own, and keeps the server out of its tree; a client app holds the client and its two dependencies
 // alone, type-checks and reads int64 ids exactly; and a server app runs `plant-store-server --help` and
-// its sandbox.
+// its sandbox; a verifier app runs `plant-store-verify` against an independent server, with no native
+// module in its tree.
 import { lstat, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -11,8 +12,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { repoRoot, runToExit, startProcess } from '../../scripts/lib/processes.js'
 import { readVitestReport } from '../helpers/vitest-report.js'
 
-const packages = ['core', 'msw', 'client', 'server'] as const
+const packages = ['core', 'msw', 'client', 'server', 'verify'] as const
 type Package = (typeof packages)[number]
+/** Each package's folder, and its main module inside the tarball. */
+const layout: Record<Package, { dir: string; main: string }> = {
+  core: { dir: 'src/core', main: 'dist/index' },
+  msw: { dir: 'src/msw', main: 'dist/index' },
+  client: { dir: 'src/client', main: 'dist/index' },
+  server: { dir: 'src/server', main: 'dist/index' },
+  verify: { dir: 'contracts', main: 'dist/verify/index' },
+}
 const rootManifest = JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8')) as {
   devDependencies: Record<string, string>
 }
@@ -70,7 +79,7 @@ beforeAll(async () => {
     '--json',
     '--loglevel=error',
     `--pack-destination=${work}`,
-    ...packages.map((name) => `--workspace=src/${name}`),
+    ...packages.map((name) => `--workspace=${layout[name].dir}`),
   ])
   expect(packed.exit, packed.output).toBe(0)
   const list = JSON.parse(packed.output.slice(packed.output.indexOf('['))) as {
@@ -114,8 +123,9 @@ describe.each(packages)('@plant-store/%s, packed', (name) => {
   it('ships its build, not its sources or tests', async () => {
     const { output } = await run(work, 'tar', ['-tzf', tarballs[name]])
     const files = output.trim().split('\n')
-    expect(files).toContain('package/dist/index.js')
-    expect(files).toContain('package/dist/index.d.ts')
+    expect(files).toContain(`package/${layout[name].main}.js`)
+    expect(files).toContain(`package/${layout[name].main}.d.ts`)
+    expect(files).toContain('package/LICENSE')
     expect(
       files.filter((file) => !/^package\/(dist\/.*|package\.json|README\.md|LICENSE)$/.test(file)),
     ).toEqual([])
@@ -407,4 +417,66 @@ describe('a server app, installed from the tarballs', () => {
       await sandbox.stop()
     }
   }, 180_000)
+})
+
+describe('a verifier app, installed from the tarballs', () => {
+  let app = ''
+  beforeAll(async () => {
+    app = join(work, 'verifier-app')
+    await writeFiles(app, {
+      'package.json': JSON.stringify({ name: 'verifier-app', private: true, type: 'module' }),
+    })
+    const installed = await npmInstall(app, [tarballs.core, tarballs.verify])
+    expect(installed.exit, installed.output).toBe(0)
+    console.log(
+      `@plant-store/verify installed into an empty app in ${installed.seconds.toFixed(1)} s, ` +
+        `${((await bytes(join(app, 'node_modules'))) / 1e6).toFixed(1)} MB`,
+    )
+  }, 480_000)
+
+  it('holds no native module and none of the server', async () => {
+    const files = await readdir(join(app, 'node_modules'), { recursive: true })
+    expect(files.filter((file) => file.endsWith('.node'))).toEqual([])
+    for (const name of ['better-sqlite3', 'fastify', 'pg', '@plant-store/server'])
+      expect(files.includes(name), name).toBe(false)
+  })
+
+  it('runs `npx plant-store-verify --help`', async () => {
+    const { exit, output } = await run(app, 'npx', ['plant-store-verify', '--help'])
+    expect(exit, output).toBe(0)
+    expect(output).toContain('Usage: plant-store-verify --base-url URL')
+  })
+
+  // An implementation of the plant store that is not the kit's: plain node:http, as another team writes it.
+  it.each([
+    ['agrees with a correct implementation (exit 0)', '', 0],
+    ['finds a planted bug (exit 1)', 'tag-filter-ignored', 1],
+  ] as const)(
+    '%s',
+    async (_name, bug, status) => {
+      const store = await startProcess({
+        name: 'independent store',
+        command: process.execPath,
+        args: [join(repoRoot, 'test/fixtures/independent-store/server.mjs')],
+        env: { PORT: '0', BUG: bug },
+        listening: /listening on (http:\/\/\S+)/,
+      })
+      try {
+        const args = [
+          'plant-store-verify',
+          '--base-url',
+          store.url,
+          '--token',
+          'token-alice',
+          '--token',
+          'token-bob',
+        ]
+        const { exit, output } = await run(app, 'npx', [...args, '--requests', '200', '--sequences', '20'])
+        expect(exit, output).toBe(status)
+      } finally {
+        await store.stop()
+      }
+    },
+    240_000,
+  )
 })
