@@ -1,5 +1,5 @@
 // `npm run explore`: the searching layers of the contract suite alone, for a longer search than
-// `npm test` makes, or to replay exactly one case that failed. See contracts/README.md.
+// `npm test` makes, or to replay exactly one case that failed. See docs/contract-suite.md.
 //
 //   --requests N                generated requests (default 2000), each sent to every target
 //   --sequences N               stateful sequences (default 200), shared by the server and the sandbox
