@@ -20,6 +20,7 @@ import { type Growth, growthTable, median, pairedMedian, type Row, resultsTable 
 import { collectPages, createPlant, getPlant, listPages } from './requests.js'
 import { runScenario, type Scenario, type Target } from './scenarios.js'
 import { fillPostgresStore, fillStore } from './store.js'
+import { measureVerify, type VerifyResult } from './verify.js'
 
 const root = repoRoot
 const began = performance.now()
@@ -151,6 +152,7 @@ const wanted = (name: string) =>
 
 let durability: DurabilityResult | undefined
 let inProcess: HandlersResult | undefined
+let verified: VerifyResult | undefined
 let cluster: Cluster | undefined
 let postgresGrowth: Growth[] = []
 let failure: unknown
@@ -246,6 +248,17 @@ try {
   if (wanted('handlers')) {
     console.error('  handlers: the in-process handlers, import to first answer and per answer')
     inProcess = await measureHandlers(root, quick ? 100 : 2_000)
+  }
+  if (wanted('verify')) {
+    console.error('  verify: plant-store-verify against a fresh server, beside a bare fetch loop')
+    const fresh = await startServer(`sqlite:${join(dir, 'verify.db')}`, 'verify', false)
+    verified = await measureVerify(
+      root,
+      fresh.url,
+      [READER.token, WRITER.token],
+      quick ? { requests: 100, sequences: 10 } : { requests: 2000, sequences: 200 },
+    )
+    await fresh.stop()
   }
   if (wanted('durability')) {
     console.error('  durability: kill -9 under createPlant load')
@@ -363,6 +376,7 @@ try {
     serverStarts,
     durability,
     handlers: inProcess,
+    verify: verified,
     profiles: args['cpu-prof'] ? profileDir : undefined,
     totalSeconds: seconds,
   }
@@ -373,6 +387,15 @@ try {
         `${inProcess.importMs.toFixed(0)} ms (msw's own import is most of it), then ready ` +
         `${inProcess.readyMs.toFixed(0)} ms after import (target under 200); median answer ${medians.join(', ')} ` +
         '(target under 1 ms).',
+    )
+  }
+  if (verified) {
+    console.log(
+      `Verifier (plant-store-verify, ${verified.requests} requests against a fresh server): ` +
+        `${verified.perSecond.toFixed(0)} answers judged a second, ${verified.cpuUsPerRequest.toFixed(0)} µs CPU per request; ` +
+        `a bare sequential fetch loop in the same run: ${verified.baseline.perSecond.toFixed(0)} a second, ` +
+        `${verified.baseline.cpuUsPerRequest.toFixed(0)} µs CPU per request (ratio ${verified.ratio.perSecond.toFixed(2)} in rate, ` +
+        `${verified.ratio.cpuPerRequest.toFixed(2)} in CPU); ${verified.seconds.toFixed(1)} s in all.`,
     )
   }
   writeFileSync(reportFile, `${JSON.stringify(report, null, 2)}\n`)
@@ -396,6 +419,8 @@ try {
   if (durability?.integrity !== undefined && durability.integrity !== 'ok') {
     throw new Error(`durability: PRAGMA integrity_check after kill -9 says ${durability.integrity}`)
   }
+  if (verified && verified.failures > 0)
+    throw new Error(`verify: ${verified.failures} answers departed from the document`)
   if (durability && durability.acknowledged === 0) {
     throw new Error('durability: no plant was acknowledged before the kill')
   }
