@@ -19,6 +19,7 @@ export {
   type PlantOperationId,
   type PlantOperations,
   type ProbeOperationId,
+  type WebhookOperationId,
   plantOperations,
 } from './plant-operations.js'
 export { openMemoryRepository } from './repository/memory-repository.js'
