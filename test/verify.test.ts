@@ -19,7 +19,7 @@ async function start(options: Parameters<typeof startProcess>[0]): Promise<Start
   return process
 }
 
-export function independentStore(bug = ''): Parameters<typeof startProcess>[0] {
+function independentStore(bug = ''): Parameters<typeof startProcess>[0] {
   return {
     name: `independent store${bug ? ` (${bug})` : ''}`,
     command: process.execPath,

@@ -19,8 +19,8 @@ export {
   type PlantOperationId,
   type PlantOperations,
   type ProbeOperationId,
-  type WebhookOperationId,
   plantOperations,
+  type WebhookOperationId,
 } from './plant-operations.js'
 export { openMemoryRepository } from './repository/memory-repository.js'
 export type { ListQuery, PlantRepository, StoredPlant } from './repository/plant-repository.js'
