@@ -26,6 +26,7 @@ import auth from './plugins/app/auth.js'
 import openapiRoutes from './plugins/app/openapi-routes.js'
 import repository from './plugins/app/repository.js'
 import sandbox from './plugins/app/sandbox.js'
+import webhooks from './plugins/app/webhooks.js'
 import cors from './plugins/external/cors.js'
 import docs from './plugins/external/docs.js'
 import rateLimit from './plugins/external/rate-limit.js'
@@ -226,7 +227,12 @@ export async function buildApp({ config, logger, spec, logStream }: BuildOptions
     connectTimeoutMs: config.databaseConnectTimeoutMs,
     statementTimeoutMs: config.databaseStatementTimeoutMs,
     sqlite: { maxPageCount: config.sqliteMaxPageCount, readOnly: config.databaseReadOnly },
+    outbox: config.webhooks && {
+      wants: (owner: string) => config.webhooks?.endpoints.has(owner) === true,
+      maxPending: config.webhooks.maxPending,
+    },
   })
+  await app.register(webhooks, { config: config.webhooks })
   await app.register(rateLimit, { config })
   await app.register(auth, { config })
   if (config.sandbox) await app.register(sandbox)
