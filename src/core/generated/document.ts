@@ -708,9 +708,9 @@ export const document = {
                   }
                 },
                 "largeId": {
-                  "summary": "An id beyond 2^53, to be read without rounding",
+                  "summary": "An id beyond 2^53, to be read as an int64, not a double",
                   "value": {
-                    "id": 9007199254740992,
+                    "id": 1000000000000000000,
                     "name": "Rosemary",
                     "tag": "herb"
                   }
