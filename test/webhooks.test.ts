@@ -1,13 +1,20 @@
 // The newPlant webhook on the real server: one signed event per create answered 200, retried until a
 // 2xx, never after a redirect, kept through a crash, and sent once by two instances on one database.
+
+import { execFile } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
+import { promisify } from 'node:util'
 import { Webhook } from 'standardwebhooks'
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest'
+import { loadConfig, type WebhookConfig } from '../src/server/config.js'
+import { retryDelay } from '../src/server/plugins/app/webhooks.js'
+import { signer } from '../src/server/webhooks/signing.js'
+import { verifyNewPlant, WebhookVerificationError } from '../src/server/webhooks/verify.js'
 import { ALICE, BOB, build } from './helpers/build.js'
 import { postgresCluster, postgresMissing } from './helpers/postgres.js'
 import { type ServerProcess, startServer } from './helpers/server-process.js'
@@ -16,6 +23,8 @@ const SECRET = `whsec_${Buffer.from('a test secret of 32 bytes, not 1').toString
 const NEXT_SECRET = `whsec_${Buffer.from('the next secret, also 32 bytes..').toString('base64')}`
 // Above 2^53: a double would round it to ...992.
 const BIG_ID = '9007199254740993'
+
+const run = promisify(execFile)
 
 interface Received {
   headers: IncomingHttpHeaders
@@ -265,4 +274,61 @@ describe('the newPlant webhook across processes', () => {
     },
     60_000,
   )
+})
+
+describe('the receiver side', () => {
+  it('sends the document’s examples signed (npm run webhook:send), and verifyNewPlant reads each, int64 exact', async () => {
+    const hook = await receiver()
+    const { stdout } = await run(process.execPath, [
+      '--import',
+      'tsx',
+      'scripts/send-webhook.ts',
+      '--url',
+      hook.url,
+      '--secret',
+      SECRET,
+    ])
+    expect(stdout).toMatch(/^basil: 200 /m)
+    expect(hook.received.map((r) => verifyNewPlant(r.body, r.headers, SECRET))).toEqual([
+      { id: 1n, name: 'Basil', tag: 'herb' },
+      { id: 2n, name: 'Fern' },
+      { id: 1000000000000000000n, name: 'Rosemary', tag: 'herb' },
+    ])
+    const one = await run(process.execPath, [
+      '--import',
+      'tsx',
+      'scripts/send-webhook.ts',
+      `--url=${hook.url}`,
+      `--secret=${SECRET}`,
+      '--example=untagged',
+    ])
+    expect(one.stdout.trim().split('\n')).toHaveLength(1)
+    expect(hook.received).toHaveLength(4)
+  }, 30_000)
+
+  it('verifyNewPlant refuses a bad signature, a stale timestamp and a body the document refuses', () => {
+    const sign = signer([SECRET])
+    const body = `{"id":${BIG_ID},"name":"Oak"}`
+    const good = sign('msg_1', body)
+    expect(verifyNewPlant(body, new Headers({ ...good }), [NEXT_SECRET, SECRET])).toEqual({
+      id: BigInt(BIG_ID),
+      name: 'Oak',
+    })
+    expect(() => verifyNewPlant(body, good, NEXT_SECRET)).toThrow(WebhookVerificationError)
+    expect(() => verifyNewPlant(body.replace('Oak', 'Elm'), good, SECRET)).toThrow(WebhookVerificationError)
+    const stale = sign('msg_1', body, new Date(Date.now() - 10 * 60_000))
+    expect(() => verifyNewPlant(body, stale, SECRET)).toThrow(/too old/)
+    const nameless = `{"id":${BIG_ID}}`
+    expect(() => verifyNewPlant(nameless, sign('msg_2', nameless), SECRET)).toThrow(/not a plant/)
+  })
+
+  it('waits 2.5 to 5 seconds before the first retry by default, doubling up to the cap', () => {
+    const config = loadConfig({
+      WEBHOOK_ENDPOINTS: 'dev=https://hooks.example/',
+      WEBHOOK_SECRET: SECRET,
+    }).webhooks as WebhookConfig
+    expect([retryDelay(1, config, () => 0), retryDelay(1, config, () => 1)]).toEqual([2_500, 5_000])
+    expect(retryDelay(2, config, () => 1)).toBe(10_000)
+    expect(retryDelay(40, config, () => 1)).toBe(3_600_000)
+  })
 })

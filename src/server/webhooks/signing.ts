@@ -1,7 +1,8 @@
 // Signs each delivery attempt as Standard Webhooks asks, through the maintained standardwebhooks library.
 import { Webhook } from 'standardwebhooks'
 
-export interface DeliveryHeaders {
+// A type, not an interface: it is passed where any header record is taken.
+export type DeliveryHeaders = {
   'webhook-id': string
   'webhook-timestamp': string
   'webhook-signature': string
