@@ -6,7 +6,7 @@ import { get, push, remove, set } from '../contracts/compat/pointer.js'
 import { type RuleId, ruleIds, rules } from '../contracts/compat/rules.js'
 import { type Document, dereference } from '../scripts/lib/spec.js'
 
-// ---- The fixture: two paths, three operations, every kind of part the rules look at --------------
+// ---- The fixture: two paths, three operations, a webhook, every kind of part the rules look at ----
 
 const thing = () => ({
   type: 'object',
@@ -95,6 +95,16 @@ const fixture = () => ({
       },
     },
   },
+  webhooks: {
+    thingAdded: {
+      post: {
+        operationId: 'thingAdded',
+        parameters: [{ name: 'webhook-signature', in: 'header', required: true, schema: { type: 'string' } }],
+        requestBody: { required: true, content: { 'application/json': { schema: thing() } } },
+        responses: { '200': { description: 'Received' } },
+      },
+    },
+  },
 })
 
 type Fixture = ReturnType<typeof fixture>
@@ -107,6 +117,9 @@ const REQ = `${POST}/requestBody/content/application~1json/schema`
 const RES = `${POST}/responses/200/content/application~1json/schema`
 const LIST = `${GET}/responses/200`
 const JSON_MEDIA = `${LIST}/content/application~1json`
+const HOOK = '/webhooks/thingAdded/post'
+const HOOK_BODY = `${HOOK}/requestBody/content/application~1json/schema`
+const hook = (operationId: string) => ({ post: { ...operation(operationId), requestBody: { content: {} } } })
 
 const operation = (operationId: string) => ({ operationId, responses: { '204': { description: 'Done' } } })
 const newParam = (name: string, where: string, required: boolean) => ({
@@ -156,6 +169,54 @@ const pairs: Pair[] = [
     breaking: (d) => remove(d, `${ONE}/get`),
     nonBreaking: (d) => set(d, `${ONE}/get/operationId`, 'readThing'),
     pointer: `${ONE}/get/operationId`,
+  },
+  // Webhooks: what the server sends, so read as a response is
+  {
+    rule: 'webhook-removed',
+    breaking: (d) => remove(d, '/webhooks/thingAdded'),
+    nonBreaking: (d) => set(d, '/webhooks/thingGone', hook('thingGone')),
+    pointer: HOOK,
+  },
+  {
+    rule: 'webhook-added',
+    breaking: (d) => remove(d, HOOK),
+    nonBreaking: (d) => set(d, '/webhooks/thingGone', hook('thingGone')),
+    pointer: '/webhooks/thingGone/post',
+  },
+  {
+    rule: 'response-format-changed',
+    title: 'a webhook body widened: a receiver gets what it cannot read',
+    breaking: (d) => set(d, `${HOOK_BODY}/properties/size/format`, 'int64'),
+    nonBreaking: (d) => set(d, `${HOOK_BODY}/properties/size/minimum`, 0),
+    pointer: `${HOOK_BODY}/properties/size`,
+  },
+  {
+    rule: 'response-property-removed',
+    title: 'a field no longer in a webhook body',
+    breaking: (d) => remove(d, `${HOOK_BODY}/properties/note`),
+    nonBreaking: (d) => set(d, `${HOOK_BODY}/properties/color`, { type: 'string' }),
+    pointer: `${HOOK_BODY}/properties/note`,
+  },
+  {
+    rule: 'response-property-required',
+    title: 'a webhook body field now always sent, which would break a request',
+    breaking: (d) => set(d, `${HOOK_BODY}/required`, ['id']),
+    nonBreaking: (d) => push(d, `${HOOK_BODY}/required`, 'kind'),
+    pointer: `${HOOK_BODY}/properties/kind`,
+  },
+  {
+    rule: 'response-header-removed',
+    title: 'a webhook’s signature header no longer sent',
+    breaking: (d) => remove(d, `${HOOK}/parameters/0`),
+    nonBreaking: (d) => push(d, `${HOOK}/parameters`, newParam('webhook-id', 'header', true)),
+    pointer: `${HOOK}/parameters/0`,
+  },
+  {
+    rule: 'response-header-added',
+    title: 'a new header on every webhook',
+    breaking: (d) => set(d, `${HOOK}/parameters/0/required`, false),
+    nonBreaking: (d) => push(d, `${HOOK}/parameters`, newParam('webhook-id', 'header', true)),
+    pointer: `${HOOK}/parameters/1`,
   },
   // Security
   {

@@ -178,3 +178,113 @@ describe('loadConfig', () => {
     )
   })
 })
+
+describe('loadConfig: the newPlant webhook', () => {
+  // Secrets of 24 and 32 bytes, and one a byte too short.
+  const SECRET = `whsec_${Buffer.alloc(24, 7).toString('base64')}`
+  const OTHER = `whsec_${Buffer.alloc(32, 9).toString('base64')}`
+  const SHORT = `whsec_${Buffer.alloc(23, 7).toString('base64')}`
+  const tokens = { AUTH_TOKENS: 'alice:token-a,bob:token-b' }
+
+  it('is off without WEBHOOK_ENDPOINTS', () => {
+    expect(loadConfig(tokens).webhooks).toBeUndefined()
+  })
+
+  it('maps principals to URLs, with every secret and the delivery defaults', () => {
+    const { webhooks } = loadConfig({
+      ...tokens,
+      WEBHOOK_ENDPOINTS: 'alice=https://hooks.example/a, bob=http://localhost:9000/b',
+      WEBHOOK_SECRET: `${SECRET},${OTHER}`,
+    })
+    expect(webhooks).toEqual({
+      endpoints: new Map([
+        ['alice', new URL('https://hooks.example/a')],
+        ['bob', new URL('http://localhost:9000/b')],
+      ]),
+      secrets: [SECRET, OTHER],
+      timeoutMs: 10_000,
+      retryBaseMs: 5_000,
+      retryMaxMs: 3_600_000,
+      maxAttempts: 15,
+      maxPending: 10_000,
+      pollMs: 1_000,
+    })
+  })
+
+  it.each([
+    ['localhost', 'http://localhost:8080/hook'],
+    ['127.0.0.1', 'http://127.0.0.1:8080/hook'],
+    ['::1', 'http://[::1]:8080/hook'],
+  ])('takes http:// to %s in production', (_host, url) => {
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      ...tokens,
+      WEBHOOK_ENDPOINTS: `alice=${url}`,
+      WEBHOOK_SECRET: SECRET,
+    })
+    expect(config.webhooks?.endpoints.get('alice')?.href).toBe(new URL(url).href)
+  })
+
+  it('takes any principal when JSON Web Tokens name them, since a sub is not listed anywhere', () => {
+    const config = loadConfig({
+      JWT_SECRET: 'x'.repeat(32),
+      JWT_ISSUER: 'https://id.example',
+      JWT_AUDIENCE: 'plant-store',
+      WEBHOOK_ENDPOINTS: 'user-7=https://hooks.example/7',
+      WEBHOOK_SECRET: SECRET,
+    })
+    expect([...(config.webhooks?.endpoints.keys() ?? [])]).toEqual(['user-7'])
+  })
+
+  it.each([
+    [
+      { WEBHOOK_ENDPOINTS: 'alice=not a url', WEBHOOK_SECRET: SECRET },
+      /^invalid configuration: WEBHOOK_ENDPOINTS gives alice "not a url", which is not an http:\/\/ or https:\/\/ URL$/,
+    ],
+    [
+      { WEBHOOK_ENDPOINTS: 'alice=ftp://hooks.example/a', WEBHOOK_SECRET: SECRET },
+      /WEBHOOK_ENDPOINTS gives alice "ftp:\/\/hooks.example\/a", which is not an http:\/\/ or https:\/\/ URL/,
+    ],
+    [
+      { WEBHOOK_ENDPOINTS: 'https://hooks.example/a', WEBHOOK_SECRET: SECRET },
+      /WEBHOOK_ENDPOINTS must be principal=url pairs separated by commas/,
+    ],
+    [
+      { WEBHOOK_ENDPOINTS: 'carol=https://hooks.example/c', WEBHOOK_SECRET: SECRET },
+      /^invalid configuration: WEBHOOK_ENDPOINTS names carol, who has no token in AUTH_TOKENS$/,
+    ],
+    [
+      { WEBHOOK_ENDPOINTS: 'alice=https://a.example,alice=https://b.example', WEBHOOK_SECRET: SECRET },
+      /WEBHOOK_ENDPOINTS gives alice more than one URL/,
+    ],
+    [
+      { NODE_ENV: 'production', WEBHOOK_ENDPOINTS: 'alice=http://hooks.example/a', WEBHOOK_SECRET: SECRET },
+      /WEBHOOK_ENDPOINTS gives alice an http:\/\/ URL to hooks.example; with NODE_ENV=production it must be https:\/\//,
+    ],
+    [
+      { WEBHOOK_ENDPOINTS: 'alice=https://hooks.example/a' },
+      /WEBHOOK_SECRET must be set with WEBHOOK_ENDPOINTS/,
+    ],
+    [
+      { WEBHOOK_ENDPOINTS: 'alice=https://hooks.example/a', WEBHOOK_SECRET: SHORT },
+      /^invalid configuration: WEBHOOK_SECRET must be whsec_ followed by the base64 of at least 24 random bytes$/,
+    ],
+    [
+      { WEBHOOK_ENDPOINTS: 'alice=https://hooks.example/a', WEBHOOK_SECRET: `${SECRET},plain-secret` },
+      /secret 2 of WEBHOOK_SECRET must be whsec_ followed by the base64 of at least 24 random bytes/,
+    ],
+    [{ WEBHOOK_TIMEOUT_MS: '0' }, /WEBHOOK_TIMEOUT_MS must be a whole number of milliseconds, at least 1/],
+  ])('refuses %j in one line', (env, message) => {
+    let thrown: unknown
+    try {
+      loadConfig({ ...tokens, ...env })
+    } catch (error) {
+      thrown = error
+    }
+    const text = (thrown as Error | undefined)?.message ?? ''
+    expect(text).toMatch(message)
+    expect(text).not.toContain('\n')
+    // A secret is never repeated back, right or wrong.
+    expect(text).not.toContain(Buffer.alloc(23, 7).toString('base64').slice(0, 20))
+  })
+})

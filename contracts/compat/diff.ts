@@ -125,8 +125,52 @@ export function diffDocuments(base: Document, head: Document): Change[] {
     if (!before) report('operation-added', at('/paths', entry.path, entry.method), `${opName(entry)} added`)
     else new OperationDiff(base, head, before, entry, report).run()
   }
+  const baseHooks = listWebhooks(base)
+  const headHooks = listWebhooks(head)
+  for (const [key, hook] of baseHooks) {
+    if (!headHooks.has(key)) report('webhook-removed', hook.pointer, `webhook ${hook.name} removed`)
+  }
+  for (const [key, hook] of headHooks) {
+    const before = baseHooks.get(key)
+    if (!before) report('webhook-added', hook.pointer, `webhook ${hook.name} added`)
+    else new OperationDiff(base, head, before.entry, hook.entry, report, hook.pointer).runWebhook()
+  }
   return changes
 }
+
+interface Webhook {
+  name: string
+  pointer: string
+  entry: OperationEntry
+}
+
+/** The document's webhooks by name and method, each read as an operation that the server sends. */
+function listWebhooks(doc: Document): Map<string, Webhook> {
+  const out = new Map<string, Webhook>()
+  const hooks = nodeOf((doc as { webhooks?: unknown }).webhooks)
+  for (const [name, item] of Object.entries(hooks)) {
+    for (const [method, operation] of Object.entries(nodeOf(item))) {
+      if (!webhookMethods.has(method) || !isNode(operation)) continue
+      const parameters = [
+        ...((nodeOf(item).parameters as unknown[]) ?? []),
+        ...((operation.parameters as unknown[]) ?? []),
+      ]
+      const entry = {
+        operationId: String(operation.operationId ?? name),
+        method,
+        path: name,
+        operation,
+        parameters,
+        security: [],
+        secured: false,
+      } as unknown as OperationEntry
+      out.set(`${method} ${name}`, { name, pointer: at('/webhooks', name, method), entry })
+    }
+  }
+  return out
+}
+
+const webhookMethods = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'])
 
 // A path's parameters may be renamed without a client noticing: `/plants/{id}` is `/plants/{plantId}`.
 const templateOf = (path: string) => path.replace(/\{[^}]+\}/g, '{}')
@@ -145,8 +189,65 @@ class OperationDiff {
     private readonly base: OperationEntry,
     private readonly head: OperationEntry,
     private readonly report: (rule: RuleId, pointer: string, detail: string) => void,
+    pointer?: string,
   ) {
-    this.pointer = at('/paths', head.path, head.method)
+    this.pointer = pointer ?? at('/paths', head.path, head.method)
+  }
+
+  /**
+   * A webhook, which the server sends: its body and headers are compared as a response's, since a
+   * receiver must be ready to read them. What a receiver answers is read by the server alone, which
+   * takes any 2xx, so its responses are not compared; nor is security, which a webhook's signature
+   * headers carry instead.
+   */
+  runWebhook(): void {
+    const { base, head, pointer } = this
+    if (base.operationId !== head.operationId)
+      this.report(
+        'operation-id-changed',
+        at(pointer, 'operationId'),
+        `${base.operationId} → ${head.operationId}`,
+      )
+    this.sentHeaders()
+    const before = nodeOf(base.operation.requestBody)
+    const after = nodeOf(head.operation.requestBody)
+    this.content(before, after, at(pointer, 'requestBody'), 'response')
+  }
+
+  /** A webhook's header parameters, which the server sends, as a response's headers. */
+  private sentHeaders(): void {
+    const headersOf = (entry: OperationEntry) =>
+      new Map(
+        (entry.parameters as unknown as Node[])
+          .filter((p) => p.in === 'header')
+          .map((p) => [String(p.name).toLowerCase(), p]),
+      )
+    const old = headersOf(this.base)
+    const now = headersOf(this.head)
+    const pointerOf = (entry: OperationEntry, p: Node) =>
+      at(
+        this.pointer,
+        'parameters',
+        Math.max(0, ((entry.operation.parameters ?? []) as unknown[]).indexOf(p)),
+      )
+    for (const [key, p] of old) {
+      if (!now.has(key))
+        this.report('response-header-removed', pointerOf(this.base, p), `header ${String(p.name)} removed`)
+    }
+    for (const [key, p] of now) {
+      const where = pointerOf(this.head, p)
+      const was = old.get(key)
+      if (!was) {
+        this.report('response-header-added', where, `header ${String(p.name)} added`)
+        continue
+      }
+      if (was.required === true && p.required !== true)
+        this.report('response-header-optional', where, `header ${String(p.name)} no longer always sent`)
+      if (was.required !== true && p.required === true)
+        this.report('response-header-required', where, `header ${String(p.name)} now always sent`)
+      this.schema(was.schema, p.schema, at(where, 'schema'), 'response', 0)
+      this.examples(was, p, where)
+    }
   }
 
   run(): void {

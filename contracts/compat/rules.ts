@@ -6,7 +6,7 @@
 export type ChangeClass = 'breaking' | 'review' | 'non-breaking'
 
 /** A client of the real server, or one developing against the Prism mock of the document. */
-export type Client = 'server clients' | 'mock clients'
+export type Client = 'server clients' | 'mock clients' | 'webhook receivers'
 
 export interface Rule {
   description: string
@@ -17,9 +17,12 @@ export interface Rule {
 const both: Client[] = ['server clients', 'mock clients']
 const server: Client[] = ['server clients']
 const mock: Client[] = ['mock clients']
+const receivers: Client[] = ['webhook receivers']
 
 // Request schemas are compared as "what the server accepts": narrowing rejects what a client sends.
 // Response schemas as "what a client must be ready to read": widening sends what it cannot read.
+// A webhook turns this round: its body and headers are what the server sends a receiver, so they are
+// compared as a response is, under the response rules.
 export const rules = {
   // Operations and paths
   'operation-removed': { description: 'an operation, path or method removed', class: 'breaking', who: both },
@@ -29,6 +32,14 @@ export const rules = {
     class: 'review',
     who: both,
   },
+
+  // Webhooks
+  'webhook-removed': {
+    description: 'a webhook no longer sent: its receivers wait for events that never come',
+    class: 'breaking',
+    who: receivers,
+  },
+  'webhook-added': { description: 'a new webhook', class: 'non-breaking', who: receivers },
 
   // Security
   'security-added': {

@@ -20,6 +20,7 @@ export {
   type PlantOperations,
   type ProbeOperationId,
   plantOperations,
+  type WebhookOperationId,
 } from './plant-operations.js'
 export { openMemoryRepository } from './repository/memory-repository.js'
 export type { ListQuery, PlantRepository, StoredPlant } from './repository/plant-repository.js'

@@ -33,8 +33,11 @@ export type Operation<K extends keyof operations> = (
 /** The operations that answer from the instance alone, without the store's data: liveness and readiness. */
 export type ProbeOperationId = 'getHealth' | 'getReadiness'
 
+/** The webhooks: requests the server sends, not operations it answers. */
+export type WebhookOperationId = 'newPlant'
+
 /** The operations on plants; the health checks (src/server/routes/probes.ts) concern the instance, not plants. */
-export type PlantOperationId = Exclude<keyof operations, ProbeOperationId>
+export type PlantOperationId = Exclude<keyof operations, ProbeOperationId | WebhookOperationId>
 
 export type PlantOperations = { [K in PlantOperationId]: Operation<K> }
 

@@ -32,6 +32,7 @@ import auth from './plugins/app/auth.js'
 import openapiRoutes from './plugins/app/openapi-routes.js'
 import repository from './plugins/app/repository.js'
 import sandbox from './plugins/app/sandbox.js'
+import webhooks from './plugins/app/webhooks.js'
 import cors from './plugins/external/cors.js'
 import docs from './plugins/external/docs.js'
 import rateLimit from './plugins/external/rate-limit.js'
@@ -218,7 +219,12 @@ export async function buildApp({ config, logger, spec, logStream }: BuildOptions
     connectTimeoutMs: config.databaseConnectTimeoutMs,
     statementTimeoutMs: config.databaseStatementTimeoutMs,
     sqlite: { maxPageCount: config.sqliteMaxPageCount, readOnly: config.databaseReadOnly },
+    outbox: config.webhooks && {
+      wants: (owner: string) => config.webhooks?.endpoints.has(owner) === true,
+      maxPending: config.webhooks.maxPending,
+    },
   })
+  await app.register(webhooks, { config: config.webhooks })
   await app.register(rateLimit, { config })
   // After the rate limit: a coded body counts against the principal like any other refused body.
   app.addHook('preParsing', (request, _reply, payload, done) => {

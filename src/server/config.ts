@@ -47,6 +47,26 @@ export interface Config {
   databaseReadOnly: boolean
   /** For tests: the X-Simulate-Fault header makes a request fail as under a fault (never in production). */
   simulateFaults: boolean
+  /** The newPlant webhook: undefined when no endpoint is configured, and no event is stored then. */
+  webhooks: WebhookConfig | undefined
+}
+
+export interface WebhookConfig {
+  /** principal → where its new plants are sent. */
+  endpoints: Map<string, URL>
+  /** `whsec_<base64>`: each signs every delivery, so that a secret can be rotated without a gap. */
+  secrets: string[]
+  /** How long a receiver has to answer an attempt. */
+  timeoutMs: number
+  /** The wait before the first retry; each later wait about doubles, up to `retryMaxMs`. */
+  retryBaseMs: number
+  retryMaxMs: number
+  /** Attempts in all, the first included, before an event is kept as failed. */
+  maxAttempts: number
+  /** Events waiting for delivery past which a create is refused (503), so none is created without its event. */
+  maxPending: number
+  /** How often the worker looks for due events from other instances or earlier runs. */
+  pollMs: number
 }
 
 export interface JwtConfig {
@@ -95,6 +115,14 @@ const schema = {
     SQLITE_MAX_PAGE_COUNT: { type: 'integer', minimum: 1 },
     DATABASE_READ_ONLY: { type: 'boolean', default: false },
     SIMULATE_FAULTS: { type: 'boolean', default: false },
+    WEBHOOK_ENDPOINTS: { type: 'string' },
+    WEBHOOK_SECRET: { type: 'string' },
+    WEBHOOK_TIMEOUT_MS: { type: 'integer', minimum: 1, maximum: 600_000, default: 10_000 },
+    WEBHOOK_RETRY_BASE_MS: { type: 'integer', minimum: 1, default: 5_000 },
+    WEBHOOK_RETRY_MAX_MS: { type: 'integer', minimum: 1, default: 3_600_000 },
+    WEBHOOK_MAX_ATTEMPTS: { type: 'integer', minimum: 1, maximum: 100, default: 15 },
+    WEBHOOK_MAX_PENDING: { type: 'integer', minimum: 1, default: 10_000 },
+    WEBHOOK_POLL_MS: { type: 'integer', minimum: 10, maximum: 600_000, default: 1_000 },
   },
 } as const
 
@@ -128,6 +156,14 @@ interface Env {
   SQLITE_MAX_PAGE_COUNT?: number
   DATABASE_READ_ONLY: boolean
   SIMULATE_FAULTS: boolean
+  WEBHOOK_ENDPOINTS?: string
+  WEBHOOK_SECRET?: string
+  WEBHOOK_TIMEOUT_MS: number
+  WEBHOOK_RETRY_BASE_MS: number
+  WEBHOOK_RETRY_MAX_MS: number
+  WEBHOOK_MAX_ATTEMPTS: number
+  WEBHOOK_MAX_PENDING: number
+  WEBHOOK_POLL_MS: number
 }
 
 /**
@@ -235,6 +271,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     )
   }
   if (devPrincipal) tokens.set(DEV_TOKEN, DEV_PRINCIPAL)
+  const webhooks = webhookConfig(parsed, {
+    // A JSON Web Token's principal is its `sub`, which no list here names; the sandbox makes one of any token.
+    anyPrincipal: jwt !== undefined || parsed.SANDBOX,
+    principals: new Set(tokens.values()),
+    production,
+  })
   return {
     nodeEnv: parsed.NODE_ENV,
     host: parsed.HOST,
@@ -269,7 +311,83 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sqliteMaxPageCount: parsed.SQLITE_MAX_PAGE_COUNT,
     databaseReadOnly: parsed.DATABASE_READ_ONLY,
     simulateFaults: parsed.SIMULATE_FAULTS,
+    webhooks,
   }
+}
+
+interface Principals {
+  anyPrincipal: boolean
+  principals: Set<string>
+  production: boolean
+}
+
+// Standard Webhooks: a secret of 24 to 64 random bytes, written in base64 after `whsec_`.
+const SECRET_FORM = /^whsec_[A-Za-z0-9+/]+={0,2}$/
+const MIN_SECRET_BYTES = 24
+
+function webhookConfig(parsed: Env, { anyPrincipal, principals, production }: Principals) {
+  const given = parsed.WEBHOOK_ENDPOINTS
+  const secrets = parsed.WEBHOOK_SECRET?.split(',').map((secret) => secret.trim()) ?? []
+  secrets.forEach((secret, i) => {
+    const decoded = SECRET_FORM.test(secret)
+      ? Buffer.from(secret.slice('whsec_'.length), 'base64')
+      : undefined
+    if (!decoded || decoded.length < MIN_SECRET_BYTES) {
+      // Never echo a secret, not even a wrong one: say which of the list it is.
+      const which = secrets.length > 1 ? `secret ${i + 1} of WEBHOOK_SECRET` : 'WEBHOOK_SECRET'
+      throw new Error(
+        `invalid configuration: ${which} must be whsec_ followed by the base64 of at least ${MIN_SECRET_BYTES} random bytes`,
+      )
+    }
+  })
+  if (given === undefined) return undefined
+  if (secrets.length === 0) {
+    throw new Error(
+      'invalid configuration: WEBHOOK_SECRET must be set with WEBHOOK_ENDPOINTS: every delivery is signed',
+    )
+  }
+  const endpoints = new Map<string, URL>()
+  for (const entry of given.split(',').map((e) => e.trim())) {
+    const at = entry.indexOf('=')
+    const principal = entry.slice(0, at)
+    const address = entry.slice(at + 1)
+    if (at < 1) {
+      throw new Error(
+        `invalid configuration: WEBHOOK_ENDPOINTS must be principal=url pairs separated by commas, e.g. alice=https://hooks.example/plants, and ${JSON.stringify(entry)} is not one`,
+      )
+    }
+    const url = URL.canParse(address) ? new URL(address) : undefined
+    if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
+      throw new Error(
+        `invalid configuration: WEBHOOK_ENDPOINTS gives ${principal} ${JSON.stringify(address)}, which is not an http:// or https:// URL`,
+      )
+    }
+    if (endpoints.has(principal)) {
+      throw new Error(`invalid configuration: WEBHOOK_ENDPOINTS gives ${principal} more than one URL`)
+    }
+    if (!anyPrincipal && !principals.has(principal)) {
+      throw new Error(
+        `invalid configuration: WEBHOOK_ENDPOINTS names ${principal}, who has no token in AUTH_TOKENS`,
+      )
+    }
+    // A signed event sent in the clear is still read by anyone on the way; plain http only on this machine.
+    if (production && url.protocol === 'http:' && !loopback.has(url.hostname)) {
+      throw new Error(
+        `invalid configuration: WEBHOOK_ENDPOINTS gives ${principal} an http:// URL to ${url.hostname}; with NODE_ENV=production it must be https:// (http:// only to localhost, 127.0.0.1 or ::1)`,
+      )
+    }
+    endpoints.set(principal, url)
+  }
+  return {
+    endpoints,
+    secrets,
+    timeoutMs: parsed.WEBHOOK_TIMEOUT_MS,
+    retryBaseMs: parsed.WEBHOOK_RETRY_BASE_MS,
+    retryMaxMs: Math.max(parsed.WEBHOOK_RETRY_MAX_MS, parsed.WEBHOOK_RETRY_BASE_MS),
+    maxAttempts: parsed.WEBHOOK_MAX_ATTEMPTS,
+    maxPending: parsed.WEBHOOK_MAX_PENDING,
+    pollMs: parsed.WEBHOOK_POLL_MS,
+  } satisfies WebhookConfig
 }
 
 const loopback = new Set(['localhost', '127.0.0.1', '[::1]'])

@@ -1,9 +1,9 @@
 // Request and handler types derived from the generated document types.
 
-import type { operations, ProbeOperationId } from '@plant-store/core'
+import type { operations, ProbeOperationId, WebhookOperationId } from '@plant-store/core'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 
-export type OperationId = keyof operations
+export type OperationId = Exclude<keyof operations, WebhookOperationId>
 
 type JsonBody<T> = T extends { content: { 'application/json': infer B } } ? B : never
 type Responses<K extends OperationId> = operations[K]['responses']

@@ -8,7 +8,7 @@ export const document = {
     "title": "Plant Store",
     "version": "1.0.0",
     "summary": "A small store of plants.",
-    "description": "A sample interface built around a plant store. A client creates plants in the store and,\nthrough the additions below, lists, reads, replaces and deletes them.\n\n**What is original and what is added.** The 1.0.0 interface shows one operation,\n`POST /plants` (`createPlant`), with the schemas `Plant`, `NewPlant` and `Error`, its `200` and\n`400` responses, and bearer authentication. Everything else in this document extends the\n1.0.0 interface, and each addition says so in its description.\n\n**Principals (addition).** Each bearer token belongs to one principal. A principal sees and\nchanges only its own plants, and plant ids are unique per principal: two principals may both\nown a plant with id 1.\n\n**Errors (addition).** Every error answer has an `Error` body whose `error` is the HTTP status\ncode and whose `message` says what was wrong. Every answer carries an `X-Request-Id` header; a\n`500` says only `internal server error`, and the server's log has the details under that id.\nAnswers to operations that need a token carry `Cache-Control: no-store`; every answer carries\nsecurity headers for a JSON API (`Content-Security-Policy: default-src 'none'`,\n`X-Content-Type-Options: nosniff`).\n\n**Limits (addition).** A request body may be at most 65536 bytes, the request line and headers\ntogether at most 16384 bytes (`431`). A client must send its headers within 10 seconds and its\nwhole request within 30 seconds, or it gets a `408` and the connection is closed. An idle\nkeep-alive connection is closed after 72 seconds, and any connection on which nothing moves\nfor 120 seconds. Whoever runs\nthe server may change these (`HEADERS_TIMEOUT_MS`, `REQUEST_TIMEOUT_MS`, `CONNECTION_TIMEOUT_MS`,\n`KEEP_ALIVE_TIMEOUT_MS`).\nEach principal may make a set number of requests in a window (1000 a minute unless the\nserver is configured otherwise), and each client address a set number of requests with a\nmissing or unknown token (20 a minute); past either, the answer is `429` with `Retry-After`.\nThe limits are counted by each server instance. Every answer counted against a limit carries\n`RateLimit-Policy` and `RateLimit` (the IETF draft \"RateLimit header fields for HTTP\"):\nthe quota policy `\"default\"` for a principal's requests, `\"failed-auth\"` for an address's\nrequests with a missing or unknown token.\n\n**Overload and storage (addition).** Any operation may answer `503` with a `Retry-After` header\nwhen the server is overloaded (its event loop lags more than 1 second, by default) or its store\ncannot take changes (read-only, an I/O error, unreachable); an operation that changes plants may\nanswer `507` when the store is full. Nothing is changed by such a request, reads keep working\nwhile only writes are refused, and the server serves again by itself once the cause is gone.\n\n**Bodies (addition).** A body is read as JSON, exactly: an integer may be written in any form\nJSON allows (`1000000000000000000`, `1e18` and `1000000000000000000.0` are the same id), and\nno digit of an int64 is lost. Keys a schema does not name are ignored, `__proto__`,\n`constructor` and `prototype` included; of duplicate keys, the last counts. Strings must be\nUnicode text: a lone surrogate escape such as `\\ud800` is a `400`. A body must be sent as it\nis: one in a content coding (`Content-Encoding` other than `identity`) is a `415`.\n\n**Refusals before any operation (addition).** What the server refuses before it reaches an\noperation is answered in the `Error` shape too, with the status HTTP gives it: a request it\ncannot parse (`400`), an HTTP/1.1 request without `Host` (`400`), a path that is not valid\npercent-encoding (`400`), a path segment over 100 characters (`414`), an `Expect` other than\n`100-continue` (`417`), a method it does not know or `CONNECT` (`501`), a transfer coding\nother than `chunked` (`501`), besides the limits above.\n\n**Contract fixtures.** A request example whose name matches a response example produces that\nresponse; a required parameter or request body with no example of that name takes its first\nexample. `x-given-plants` on a request example lists the plants the caller must already own\nfor the example to hold; `x-example-names` on a response without a body lists the request\nexamples that produce it. Tools ignore these `x-` fields; the contract suite reads them.\nOperations without a request body ignore any body sent with them.\n",
+    "description": "A sample interface built around a plant store. A client creates plants in the store and,\nthrough the additions below, lists, reads, replaces and deletes them.\n\n**What is original and what is added.** The 1.0.0 interface shows one operation,\n`POST /plants` (`createPlant`), with the schemas `Plant`, `NewPlant` and `Error`, its `200` and\n`400` responses, and bearer authentication. Everything else in this document extends the\n1.0.0 interface, and each addition says so in its description.\n\n**Principals (addition).** Each bearer token belongs to one principal. A principal sees and\nchanges only its own plants, and plant ids are unique per principal: two principals may both\nown a plant with id 1.\n\n**Errors (addition).** Every error answer has an `Error` body whose `error` is the HTTP status\ncode and whose `message` says what was wrong. Every answer carries an `X-Request-Id` header; a\n`500` says only `internal server error`, and the server's log has the details under that id.\nAnswers to operations that need a token carry `Cache-Control: no-store`; every answer carries\nsecurity headers for a JSON API (`Content-Security-Policy: default-src 'none'`,\n`X-Content-Type-Options: nosniff`).\n\n**Limits (addition).** A request body may be at most 65536 bytes, the request line and headers\ntogether at most 16384 bytes (`431`). A client must send its headers within 10 seconds and its\nwhole request within 30 seconds, or it gets a `408` and the connection is closed. An idle\nkeep-alive connection is closed after 72 seconds, and any connection on which nothing moves\nfor 120 seconds. Whoever runs\nthe server may change these (`HEADERS_TIMEOUT_MS`, `REQUEST_TIMEOUT_MS`, `CONNECTION_TIMEOUT_MS`,\n`KEEP_ALIVE_TIMEOUT_MS`).\nEach principal may make a set number of requests in a window (1000 a minute unless the\nserver is configured otherwise), and each client address a set number of requests with a\nmissing or unknown token (20 a minute); past either, the answer is `429` with `Retry-After`.\nThe limits are counted by each server instance. Every answer counted against a limit carries\n`RateLimit-Policy` and `RateLimit` (the IETF draft \"RateLimit header fields for HTTP\"):\nthe quota policy `\"default\"` for a principal's requests, `\"failed-auth\"` for an address's\nrequests with a missing or unknown token.\n\n**Overload and storage (addition).** Any operation may answer `503` with a `Retry-After` header\nwhen the server is overloaded (its event loop lags more than 1 second, by default) or its store\ncannot take changes (read-only, an I/O error, unreachable); an operation that changes plants may\nanswer `507` when the store is full. Nothing is changed by such a request, reads keep working\nwhile only writes are refused, and the server serves again by itself once the cause is gone.\n\n**Bodies (addition).** A body is read as JSON, exactly: an integer may be written in any form\nJSON allows (`1000000000000000000`, `1e18` and `1000000000000000000.0` are the same id), and\nno digit of an int64 is lost. Keys a schema does not name are ignored, `__proto__`,\n`constructor` and `prototype` included; of duplicate keys, the last counts. Strings must be\nUnicode text: a lone surrogate escape such as `\\ud800` is a `400`. A body must be sent as it\nis: one in a content coding (`Content-Encoding` other than `identity`) is a `415`.\n\n**Refusals before any operation (addition).** What the server refuses before it reaches an\noperation is answered in the `Error` shape too, with the status HTTP gives it: a request it\ncannot parse (`400`), an HTTP/1.1 request without `Host` (`400`), a path that is not valid\npercent-encoding (`400`), a path segment over 100 characters (`414`), an `Expect` other than\n`100-continue` (`417`), a method it does not know or `CONNECT` (`501`), a transfer coding\nother than `chunked` (`501`), besides the limits above.\n\n**Webhooks (addition).** The server announces each new plant to a URL of the owner's\n(`webhooks.newPlant`): signed, delivered at least once, retried with backoff.\n\n**Contract fixtures.** A request example whose name matches a response example produces that\nresponse; a required parameter or request body with no example of that name takes its first\nexample. `x-given-plants` on a request example lists the plants the caller must already own\nfor the example to hold; `x-example-names` on a response without a body lists the request\nexamples that produce it. Tools ignore these `x-` fields; the contract suite reads them.\nOperations without a request body ignore any body sent with them.\n",
     "contact": {
       "name": "Plant Store maintainers",
       "url": "https://plants.example.com/support",
@@ -720,6 +720,95 @@ export const document = {
       }
     }
   },
+  "webhooks": {
+    "newPlant": {
+      "post": {
+        "operationId": "newPlant",
+        "tags": [
+          "plants"
+        ],
+        "summary": "A new plant",
+        "description": "Announces a plant just created: the store sends the plant, `id` included, to the URL whoever\nruns the server gave for the plant's owner (`WEBHOOK_ENDPOINTS`), signed with a secret\nshared with the receiver (`WEBHOOK_SECRET`) (addition to 1.0.0).\n\n**Which creates send one.** Each `createPlant` answered `200` sends exactly one event, and\na refused one (`4xx`, `5xx`) none: the event is stored in the same transaction as the plant.\nReplacing or deleting a plant sends nothing. While too many events wait for delivery, a\ncreate is refused with `503` and `Retry-After`, so that no plant is created without its\nevent.\n\n**Delivery.** At least once: a receiver may get an event twice, and should do nothing the\nsecond time. `webhook-id` names the event and is the same on every attempt to deliver it,\nso it is the key for that. Any `2xx` answer ends the delivery; any other status, a\nredirect (redirects are not followed), no answer within 10 seconds or a refused connection\nis a failed attempt, retried with exponential backoff and jitter: the first retry within\n5 seconds, each wait about twice the last, at most 1 hour; after 15 attempts in all\n(about 2¾ to 5½ hours after the first) the event is kept as failed and logged, and not sent again. Whoever\nruns the server may change these (`WEBHOOK_TIMEOUT_MS`, `WEBHOOK_RETRY_BASE_MS`,\n`WEBHOOK_RETRY_MAX_MS`, `WEBHOOK_MAX_ATTEMPTS`). Events are not ordered: a retried event\nmay arrive after a later one.\n\n**Signature (Standard Webhooks).** Every attempt carries `webhook-id`, `webhook-timestamp`\n(when the attempt was signed, in seconds since the epoch) and `webhook-signature`:\n`v1,<base64 of HMAC-SHA256 of \"<webhook-id>.<webhook-timestamp>.<body>\">`, keyed with the\nbytes of the shared secret, which is written `whsec_<base64>`. While a secret is being\nrotated the header holds one signature per secret, separated by spaces; a receiver accepts\nthe event when any of them verifies. A receiver should verify the signature over the body\nexactly as received, before parsing it, and refuse a timestamp more than 5 minutes away\nfrom its clock. The body's `id` is an int64: read it without rounding.\n",
+        "security": [],
+        "parameters": [
+          {
+            "name": "webhook-id",
+            "in": "header",
+            "required": true,
+            "description": "The event's id, the same on every attempt to deliver it.",
+            "schema": {
+              "type": "string",
+              "pattern": "^msg_[A-Za-z0-9_-]+$"
+            },
+            "example": "msg_2b5c2c1e-6f3a-4e0b-9d54-0c8f6e0c9a11"
+          },
+          {
+            "name": "webhook-timestamp",
+            "in": "header",
+            "required": true,
+            "description": "When this attempt was signed, in whole seconds since 1970-01-01T00:00:00Z.",
+            "schema": {
+              "type": "string",
+              "pattern": "^[0-9]+$"
+            },
+            "example": "1767225600"
+          },
+          {
+            "name": "webhook-signature",
+            "in": "header",
+            "required": true,
+            "description": "One or more `v1,<base64 HMAC-SHA256>` signatures, separated by spaces: one for each secret\nthe server signs with.\n",
+            "schema": {
+              "type": "string",
+              "pattern": "^v1,[A-Za-z0-9+/]+={0,2}( v1,[A-Za-z0-9+/]+={0,2})*$"
+            },
+            "example": "v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4="
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "description": "The plant as created.",
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/StoredPlant"
+              },
+              "examples": {
+                "basil": {
+                  "summary": "The basil plant just created",
+                  "value": {
+                    "id": 1,
+                    "name": "Basil",
+                    "tag": "herb"
+                  }
+                },
+                "untagged": {
+                  "summary": "A plant created without a tag",
+                  "value": {
+                    "id": 2,
+                    "name": "Fern"
+                  }
+                },
+                "largeId": {
+                  "summary": "An id beyond 2^53, to be read as an int64, not a double",
+                  "value": {
+                    "id": 1000000000000000000,
+                    "name": "Rosemary",
+                    "tag": "herb"
+                  }
+                }
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The receiver has the event. Any other `2xx` ends the delivery as well; anything else is\nretried as the description says.\n"
+          }
+        }
+      }
+    }
+  },
   "components": {
     "securitySchemes": {
       "bearerAuth": {
@@ -1016,7 +1105,7 @@ export const document = {
         }
       },
       "ServiceUnavailable": {
-        "description": "The server is overloaded, its store cannot take changes for now (read-only, an I/O error,\nunreachable), or the identity provider whose keys check a JSON Web Token cannot be\nreached; nothing was changed. Try again after `Retry-After` seconds (addition to 1.0.0).\n",
+        "description": "The server is overloaded, its store cannot take changes for now (read-only, an I/O error,\nunreachable; for a create, too many webhook events waiting for delivery), or the identity provider whose keys check a JSON Web Token cannot be\nreached; nothing was changed. Try again after `Retry-After` seconds (addition to 1.0.0).\n",
         "headers": {
           "Retry-After": {
             "$ref": "#/components/headers/Retry-After"

@@ -112,7 +112,56 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    newPlant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new plant
+         * @description Announces a plant just created: the store sends the plant, `id` included, to the URL whoever
+         *     runs the server gave for the plant's owner (`WEBHOOK_ENDPOINTS`), signed with a secret
+         *     shared with the receiver (`WEBHOOK_SECRET`) (addition to 1.0.0).
+         *
+         *     **Which creates send one.** Each `createPlant` answered `200` sends exactly one event, and
+         *     a refused one (`4xx`, `5xx`) none: the event is stored in the same transaction as the plant.
+         *     Replacing or deleting a plant sends nothing. While too many events wait for delivery, a
+         *     create is refused with `503` and `Retry-After`, so that no plant is created without its
+         *     event.
+         *
+         *     **Delivery.** At least once: a receiver may get an event twice, and should do nothing the
+         *     second time. `webhook-id` names the event and is the same on every attempt to deliver it,
+         *     so it is the key for that. Any `2xx` answer ends the delivery; any other status, a
+         *     redirect (redirects are not followed), no answer within 10 seconds or a refused connection
+         *     is a failed attempt, retried with exponential backoff and jitter: the first retry within
+         *     5 seconds, each wait about twice the last, at most 1 hour; after 15 attempts in all
+         *     (about 2¾ to 5½ hours after the first) the event is kept as failed and logged, and not sent again. Whoever
+         *     runs the server may change these (`WEBHOOK_TIMEOUT_MS`, `WEBHOOK_RETRY_BASE_MS`,
+         *     `WEBHOOK_RETRY_MAX_MS`, `WEBHOOK_MAX_ATTEMPTS`). Events are not ordered: a retried event
+         *     may arrive after a later one.
+         *
+         *     **Signature (Standard Webhooks).** Every attempt carries `webhook-id`, `webhook-timestamp`
+         *     (when the attempt was signed, in seconds since the epoch) and `webhook-signature`:
+         *     `v1,<base64 of HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed with the
+         *     bytes of the shared secret, which is written `whsec_<base64>`. While a secret is being
+         *     rotated the header holds one signature per secret, separated by spaces; a receiver accepts
+         *     the event when any of them verifies. A receiver should verify the signature over the body
+         *     exactly as received, before parsing it, and refuse a timestamp more than 5 minutes away
+         *     from its clock. The body's `id` is an int64: read it without rounding.
+         */
+        post: operations["newPlant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         Plant: {
@@ -238,7 +287,7 @@ export interface components {
         };
         /**
          * @description The server is overloaded, its store cannot take changes for now (read-only, an I/O error,
-         *     unreachable), or the identity provider whose keys check a JSON Web Token cannot be
+         *     unreachable; for a create, too many webhook events waiting for delivery), or the identity provider whose keys check a JSON Web Token cannot be
          *     reached; nothing was changed. Try again after `Retry-After` seconds (addition to 1.0.0).
          */
         ServiceUnavailable: {
@@ -574,6 +623,49 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
+            };
+        };
+    };
+    newPlant: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's id, the same on every attempt to deliver it.
+                 * @example msg_2b5c2c1e-6f3a-4e0b-9d54-0c8f6e0c9a11
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in whole seconds since 1970-01-01T00:00:00Z.
+                 * @example 1767225600
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description One or more `v1,<base64 HMAC-SHA256>` signatures, separated by spaces: one for each secret
+                 *     the server signs with.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The plant as created. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StoredPlant"];
+            };
+        };
+        responses: {
+            /**
+             * @description The receiver has the event. Any other `2xx` ends the delivery as well; anything else is
+             *     retried as the description says.
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -1,5 +1,6 @@
 // Opens the repository that DATABASE_URL names: SQLite (`sqlite:`) or PostgreSQL (`postgres://`).
 import type { PlantRepository } from '@plant-store/core'
+import type { Outbox, OutboxOptions } from './outbox.js'
 import { openPostgresRepository } from './postgres-repository.js'
 import { openSqliteRepository, type SqliteOptions } from './sqlite-repository.js'
 
@@ -11,15 +12,19 @@ export interface StoreOptions {
   statementTimeoutMs: number
   /** SQLite: a size cap and read-only opening, for the fault tests. */
   sqlite?: SqliteOptions
+  /** Store a newPlant event with each create of an owner it wants, in the create's transaction. */
+  outbox?: OutboxOptions
 }
 
 export async function openRepository({
   databaseUrl,
   sqlite,
+  outbox,
   ...pool
-}: StoreOptions): Promise<PlantRepository> {
+}: StoreOptions): Promise<PlantRepository & { outbox: Outbox }> {
   if (databaseUrl.startsWith('sqlite:'))
-    return openSqliteRepository(databaseUrl.slice('sqlite:'.length), sqlite)
-  if (/^postgres(ql)?:\/\//.test(databaseUrl)) return openPostgresRepository({ url: databaseUrl, ...pool })
+    return openSqliteRepository(databaseUrl.slice('sqlite:'.length), { ...sqlite, outbox })
+  if (/^postgres(ql)?:\/\//.test(databaseUrl))
+    return openPostgresRepository({ url: databaseUrl, ...pool, outbox })
   throw new Error(`DATABASE_URL: unsupported scheme in ${databaseUrl}`)
 }

@@ -29,6 +29,34 @@ export const migrations: readonly MigrationStep[] = [
     sqlite: 'CREATE INDEX plants_by_tag ON plants (owner, tag, id)',
     postgres: 'CREATE INDEX plants_by_tag ON plants (owner, tag, id)',
   },
+  // The webhook outbox (outbox.ts): times in epoch milliseconds of the instances' clocks; a row is
+  // pending while failed_at is null, and leased to the instance sending it until lease_until.
+  {
+    sqlite: `CREATE TABLE webhook_outbox (
+       id TEXT PRIMARY KEY,
+       owner TEXT NOT NULL,
+       body TEXT NOT NULL,
+       created_at INTEGER NOT NULL,
+       attempts INTEGER NOT NULL DEFAULT 0,
+       next_attempt_at INTEGER NOT NULL,
+       lease_until INTEGER NOT NULL DEFAULT 0,
+       failed_at INTEGER,
+       last_error TEXT
+     );
+     CREATE INDEX webhook_outbox_due ON webhook_outbox (failed_at, next_attempt_at)`,
+    postgres: `CREATE TABLE webhook_outbox (
+       id text PRIMARY KEY,
+       owner text NOT NULL,
+       body text NOT NULL,
+       created_at bigint NOT NULL,
+       attempts integer NOT NULL DEFAULT 0,
+       next_attempt_at bigint NOT NULL,
+       lease_until bigint NOT NULL DEFAULT 0,
+       failed_at bigint,
+       last_error text
+     );
+     CREATE INDEX webhook_outbox_due ON webhook_outbox (failed_at, next_attempt_at)`,
+  },
 ]
 
 /** The start stops here: a database whose schema a newer release wrote may hold what this one would break. */

@@ -9,8 +9,10 @@ import {
   type StoredPlant,
 } from '@plant-store/core'
 import pg from 'pg'
+import { newPlantEvent } from '../webhooks/event.js'
 import { StoreUnavailableError } from './errors.js'
 import { checkSchemaVersion, migrations, StoreStartError } from './migrations.js'
+import { type Outbox, OutboxFullError, type OutboxOptions } from './outbox.js'
 
 export interface PostgresOptions {
   /** `postgres://…` or `postgresql://…`. */
@@ -18,7 +20,11 @@ export interface PostgresOptions {
   poolSize: number
   connectTimeoutMs: number
   statementTimeoutMs: number
+  /** Store a newPlant event with each create of an owner it wants. */
+  outbox?: OutboxOptions
 }
+
+type OutboxRow = [id: string, owner: string, body: string, attempts: number, createdAt: bigint]
 
 const INT8_OID = 20
 // pg reads int8 as a string by default so as not to round it; the store reads it as BigInt instead.
@@ -35,7 +41,9 @@ const MIGRATION_LOCK = "hashtext('plant-store schema migrations')"
 /** A row as an array: the id read as BigInt, name and tag as their UTF-8 bytes. */
 type Row = [id: bigint, name: Buffer, tag: Buffer | null]
 
-export async function openPostgresRepository(options: PostgresOptions): Promise<PlantRepository> {
+export async function openPostgresRepository(
+  options: PostgresOptions,
+): Promise<PlantRepository & { outbox: Outbox }> {
   const pool = new pg.Pool({
     connectionString: options.url,
     max: options.poolSize,
@@ -59,17 +67,64 @@ export async function openPostgresRepository(options: PostgresOptions): Promise<
     throw new StoreStartError(`cannot open the PostgreSQL database: ${(error as Error).message}`)
   }
 
-  const query = async (name: string, text: string, values: unknown[]) => {
+  const storeError = (error: unknown) =>
+    unavailable(error)
+      ? new StoreUnavailableError(`the store is unavailable: ${(error as Error)?.message ?? String(error)}`, {
+          cause: error,
+        })
+      : error
+  const query = async <R extends unknown[] = Row>(name: string, text: string, values: unknown[]) => {
     try {
-      return await pool.query<Row>({ name, text, values, rowMode: 'array' })
+      return await pool.query<R>({ name, text, values, rowMode: 'array' })
     } catch (error) {
-      throw unavailable(error)
-        ? new StoreUnavailableError(
-            `the store is unavailable: ${(error as Error)?.message ?? String(error)}`,
-            { cause: error },
-          )
-        : error
+      throw storeError(error)
     }
+  }
+  const outbox = options.outbox
+  const listeners: (() => void)[] = []
+  /** The plant and its event in one transaction: both are committed, or neither. */
+  const createAnnounced = async (owner: string, plant: StoredPlant, wanted: OutboxOptions) => {
+    let client: pg.PoolClient
+    try {
+      client = await pool.connect()
+    } catch (error) {
+      throw storeError(error)
+    }
+    try {
+      await client.query('BEGIN')
+      const inserted = await client.query({
+        name: 'plants-create',
+        text: 'INSERT INTO plants (owner, id, name, tag) VALUES ($1, $2, $3, $4) ON CONFLICT (owner, id) DO NOTHING',
+        values: [owner, text(plant.id), bytes(plant.name), bytes(plant.tag)],
+      })
+      if (inserted.rowCount !== 1) {
+        await client.query('ROLLBACK')
+        return false
+      }
+      // Counted by each transaction for itself: instances creating at once may pass the bound by as
+      // many events as creates run at that moment, and no more.
+      const { rows } = await client.query<[bigint]>({
+        name: 'outbox-pending',
+        text: 'SELECT count(*) FROM webhook_outbox WHERE failed_at IS NULL',
+        rowMode: 'array',
+      })
+      if (Number(rows[0]?.[0] ?? 0) >= wanted.maxPending) throw new OutboxFullError(wanted.maxPending)
+      const event = newPlantEvent(owner, plant)
+      const now = Date.now()
+      await client.query({
+        name: 'outbox-add',
+        text: 'INSERT INTO webhook_outbox (id, owner, body, created_at, next_attempt_at) VALUES ($1, $2, $3, $4, $4)',
+        values: [event.id, owner, event.body, now],
+      })
+      await client.query('COMMIT')
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {})
+      throw error instanceof OutboxFullError ? error : storeError(error)
+    } finally {
+      client.release()
+    }
+    for (const listener of listeners) listener()
+    return true
   }
   const text = (id: number | bigint) => String(id)
   const bytes = (value: string | undefined) => (value === undefined ? null : Buffer.from(value, 'utf8'))
@@ -78,13 +133,15 @@ export async function openPostgresRepository(options: PostgresOptions): Promise<
 
   return {
     create: async (owner, plant) =>
-      changed(
-        await query(
-          'plants-create',
-          'INSERT INTO plants (owner, id, name, tag) VALUES ($1, $2, $3, $4) ON CONFLICT (owner, id) DO NOTHING',
-          [owner, text(plant.id), bytes(plant.name), bytes(plant.tag)],
-        ),
-      ),
+      outbox?.wants(owner)
+        ? createAnnounced(owner, plant, outbox)
+        : changed(
+            await query(
+              'plants-create',
+              'INSERT INTO plants (owner, id, name, tag) VALUES ($1, $2, $3, $4) ON CONFLICT (owner, id) DO NOTHING',
+              [owner, text(plant.id), bytes(plant.name), bytes(plant.tag)],
+            ),
+          ),
     replace: async (owner, plant) =>
       changed(
         await query('plants-replace', 'UPDATE plants SET name = $1, tag = $2 WHERE owner = $3 AND id = $4', [
@@ -130,6 +187,62 @@ export async function openPostgresRepository(options: PostgresOptions): Promise<
     close: () => {
       closing ??= pool.end()
       return closing
+    },
+    outbox: {
+      // SKIP LOCKED: instances claiming at once each take other rows; the lease keeps a claimed row
+      // from the next claim, in any instance, until its attempt is settled or the lease runs out.
+      claim: async (now, leaseUntil, limit) => {
+        const { rows } = await query<OutboxRow>(
+          'outbox-claim',
+          `UPDATE webhook_outbox SET lease_until = $1 WHERE id IN (
+             SELECT id FROM webhook_outbox
+             WHERE failed_at IS NULL AND next_attempt_at <= $2 AND lease_until <= $2
+             ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+           RETURNING id, owner, body, attempts, created_at`,
+          [leaseUntil, now, limit],
+        )
+        return rows.map(([id, owner, body, attempts, createdAt]) => ({
+          id,
+          owner,
+          body,
+          attempts,
+          createdAt: Number(createdAt),
+        }))
+      },
+      delivered: async (id) => {
+        await query('outbox-delivered', 'DELETE FROM webhook_outbox WHERE id = $1', [id])
+      },
+      attemptFailed: async (id, attempts, retryAt, reason) => {
+        if (retryAt === undefined)
+          await query(
+            'outbox-give-up',
+            'UPDATE webhook_outbox SET attempts = $2, failed_at = $3, lease_until = 0, last_error = $4 WHERE id = $1',
+            [id, attempts, Date.now(), reason],
+          )
+        else
+          await query(
+            'outbox-retry',
+            'UPDATE webhook_outbox SET attempts = $2, next_attempt_at = $3, lease_until = 0, last_error = $4 WHERE id = $1',
+            [id, attempts, retryAt, reason],
+          )
+      },
+      stats: async () => {
+        const { rows } = await query<[bigint, bigint, bigint | null]>(
+          'outbox-stats',
+          `SELECT count(*) FILTER (WHERE failed_at IS NULL), count(*) FILTER (WHERE failed_at IS NOT NULL),
+                  min(created_at) FILTER (WHERE failed_at IS NULL) FROM webhook_outbox`,
+          [],
+        )
+        const [pending = 0n, failed = 0n, oldest = null] = rows[0] ?? []
+        return {
+          pending: Number(pending),
+          failed: Number(failed),
+          oldestPendingAt: oldest === null ? undefined : Number(oldest),
+        }
+      },
+      onEvent: (listener) => {
+        listeners.push(listener)
+      },
     },
   }
 }

@@ -10,8 +10,10 @@ import {
   type StoredPlant,
 } from '@plant-store/core'
 import Database from 'better-sqlite3'
+import { newPlantEvent } from '../webhooks/event.js'
 import { StoreFullError, StoreUnavailableError } from './errors.js'
 import { checkSchemaVersion, migrations } from './migrations.js'
+import { type Outbox, type OutboxEvent, OutboxFullError, type OutboxOptions } from './outbox.js'
 
 /** A row as an array (better-sqlite3's raw mode): id, name, tag. */
 type Row = [id: bigint, name: string, tag: string | null]
@@ -27,9 +29,16 @@ export interface SqliteOptions {
   maxPageCount?: number
   /** Reads only: every write fails as on a read-only file system (the file must be migrated already). */
   readOnly?: boolean
+  /** Store a newPlant event with each create of an owner it wants. */
+  outbox?: OutboxOptions
 }
 
-export function openSqliteRepository(file: string, options: SqliteOptions = {}): PlantRepository {
+type OutboxRow = [id: string, owner: string, body: string, attempts: bigint, createdAt: bigint]
+
+export function openSqliteRepository(
+  file: string,
+  options: SqliteOptions = {},
+): PlantRepository & { outbox: Outbox } {
   if (file !== ':memory:' && !options.readOnly) mkdirSync(dirname(file), { recursive: true })
   const db = new Database(file, {
     readonly: options.readOnly === true,
@@ -77,6 +86,54 @@ export function openSqliteRepository(file: string, options: SqliteOptions = {}):
     )
     .raw(true)
 
+  const outbox = options.outbox
+  const addEvent = db.prepare(
+    'INSERT INTO webhook_outbox (id, owner, body, created_at, next_attempt_at) VALUES (?, ?, ?, ?, ?)',
+  )
+  const countPending = db
+    .prepare<[], [bigint]>('SELECT count(*) FROM webhook_outbox WHERE failed_at IS NULL')
+    .raw(true)
+  const claim = db
+    .prepare<[number, number, number, number], OutboxRow>(
+      `UPDATE webhook_outbox SET lease_until = ? WHERE id IN (
+         SELECT id FROM webhook_outbox
+         WHERE failed_at IS NULL AND next_attempt_at <= ? AND lease_until <= ?
+         ORDER BY next_attempt_at LIMIT ?)
+       RETURNING id, owner, body, attempts, created_at`,
+    )
+    .raw(true)
+  const settle = db.prepare('DELETE FROM webhook_outbox WHERE id = ?')
+  const retry = db.prepare(
+    'UPDATE webhook_outbox SET attempts = ?, next_attempt_at = ?, lease_until = 0, last_error = ? WHERE id = ?',
+  )
+  const giveUp = db.prepare(
+    'UPDATE webhook_outbox SET attempts = ?, failed_at = ?, lease_until = 0, last_error = ? WHERE id = ?',
+  )
+  const stats = db
+    .prepare<[], [bigint, bigint, bigint | null]>(
+      `SELECT count(*) FILTER (WHERE failed_at IS NULL), count(*) FILTER (WHERE failed_at IS NOT NULL),
+              min(created_at) FILTER (WHERE failed_at IS NULL) FROM webhook_outbox`,
+    )
+    .raw(true)
+  const listeners: (() => void)[] = []
+  /** Inside the create's transaction: the event commits with the plant, or neither does. */
+  const storeEvent = (owner: string, plant: StoredPlant) => {
+    if (!outbox?.wants(owner)) return false
+    if (Number(countPending.get()?.[0] ?? 0) >= outbox.maxPending)
+      throw new OutboxFullError(outbox.maxPending)
+    const event = newPlantEvent(owner, plant)
+    const now = Date.now()
+    addEvent.run(event.id, owner, event.body, now, now)
+    return true
+  }
+  const toEvent = ([id, owner, body, attempts, createdAt]: OutboxRow): OutboxEvent => ({
+    id,
+    owner,
+    body,
+    attempts: Number(attempts),
+    createdAt: Number(createdAt),
+  })
+
   let pending: PendingWrite[] = []
   const commit = db.transaction((batch: PendingWrite[]) => batch.map((write) => write.run()))
   const flush = () => {
@@ -111,8 +168,16 @@ export function openSqliteRepository(file: string, options: SqliteOptions = {}):
     })
 
   return {
-    create: (owner, plant) =>
-      write(() => insert.run(owner, BigInt(plant.id), plant.name, plant.tag ?? null).changes === 1),
+    create: async (owner, plant) => {
+      let announced = false
+      const created = await write(() => {
+        if (insert.run(owner, BigInt(plant.id), plant.name, plant.tag ?? null).changes !== 1) return false
+        announced = storeEvent(owner, plant)
+        return true
+      })
+      if (created && announced) for (const listener of listeners) listener()
+      return created
+    },
     replace: (owner, plant) =>
       write(() => update.run(plant.name, plant.tag ?? null, owner, BigInt(plant.id)).changes === 1),
     delete: (owner, id) => write(() => remove.run(owner, id).changes === 1),
@@ -134,6 +199,31 @@ export function openSqliteRepository(file: string, options: SqliteOptions = {}):
     close: async () => {
       flush()
       db.close()
+    },
+    outbox: {
+      claim: async (now, leaseUntil, limit) =>
+        read(() => claim.all(leaseUntil, now, now, limit)).map(toEvent),
+      delivered: async (id) => {
+        read(() => settle.run(id))
+      },
+      attemptFailed: async (id, attempts, retryAt, reason) => {
+        read(() =>
+          retryAt === undefined
+            ? giveUp.run(attempts, Date.now(), reason, id)
+            : retry.run(attempts, retryAt, reason, id),
+        )
+      },
+      stats: async () => {
+        const [pendingCount = 0n, failed = 0n, oldest = null] = read(() => stats.get()) ?? []
+        return {
+          pending: Number(pendingCount),
+          failed: Number(failed),
+          oldestPendingAt: oldest === null ? undefined : Number(oldest),
+        }
+      },
+      onEvent: (listener) => {
+        listeners.push(listener)
+      },
     },
   }
 }

@@ -3,16 +3,21 @@
 import type { PlantRepository } from '@plant-store/core'
 import fp from 'fastify-plugin'
 import { openRepository, type StoreOptions } from '../../repository/index.js'
+import type { Outbox } from '../../repository/outbox.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
     repository: PlantRepository
+    /** The webhook events stored with their plants, for the delivery worker (webhooks.ts). */
+    outbox: Outbox
   }
 }
 
 export default fp(
   async (app, options: StoreOptions) => {
-    app.decorate('repository', await openRepository(options))
+    const repository = await openRepository(options)
+    app.decorate('repository', repository)
+    app.decorate('outbox', repository.outbox)
     app.addHook('onClose', async () => app.repository.close())
   },
   { name: 'repository' },

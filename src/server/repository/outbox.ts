@@ -1,0 +1,58 @@
+// The webhook outbox both stores keep: each newPlant event is written in the transaction that creates
+// its plant, and a worker (plugins/app/webhooks.ts) claims, sends and settles it afterwards.
+import { StoreUnavailableError } from './errors.js'
+
+export interface OutboxOptions {
+  /** Whether the owner's new plants are announced: events nobody would receive are not stored. */
+  wants(owner: string): boolean
+  /** Pending events past which a create is refused rather than created without its event. */
+  maxPending: number
+}
+
+export interface OutboxEvent {
+  id: string
+  owner: string
+  body: string
+  /** Attempts made so far. */
+  attempts: number
+  /** Epoch milliseconds. */
+  createdAt: number
+}
+
+export interface OutboxStats {
+  pending: number
+  failed: number
+  /** Epoch milliseconds of the oldest pending event. */
+  oldestPendingAt: number | undefined
+}
+
+export interface Outbox {
+  /**
+   * Takes up to `limit` due events and leases them until `leaseUntil`: until then no other claim, in
+   * this instance or another on the same database, returns them.
+   */
+  claim(now: number, leaseUntil: number, limit: number): Promise<OutboxEvent[]>
+  /** A receiver took the event: it is gone from the outbox. */
+  delivered(id: string): Promise<void>
+  /** An attempt failed: tried again from `retryAt`, or, when undefined, kept as failed for good. */
+  attemptFailed(id: string, attempts: number, retryAt: number | undefined, reason: string): Promise<void>
+  stats(): Promise<OutboxStats>
+  /** Called after a commit that stored an event, so that the worker need not wait for its next poll. */
+  onEvent(listener: () => void): void
+}
+
+/** Too many events wait for delivery: the create is refused (503) and nothing is stored. */
+export class OutboxFullError extends StoreUnavailableError {
+  constructor(maxPending: number) {
+    super(`${maxPending} webhook events are waiting for delivery: creates wait until some are delivered`)
+  }
+}
+
+/** The outbox of a store opened without webhooks: never holds anything. */
+export const noOutbox: Outbox = {
+  claim: async () => [],
+  delivered: async () => {},
+  attemptFailed: async () => {},
+  stats: async () => ({ pending: 0, failed: 0, oldestPendingAt: undefined }),
+  onEvent: () => {},
+}
