@@ -738,6 +738,7 @@ export const document = {
             "description": "The event's id, the same on every attempt to deliver it.",
             "schema": {
               "type": "string",
+              "maxLength": 64,
               "pattern": "^msg_[A-Za-z0-9_-]+$"
             },
             "example": "msg_2b5c2c1e-6f3a-4e0b-9d54-0c8f6e0c9a11"
@@ -749,6 +750,7 @@ export const document = {
             "description": "When this attempt was signed, in whole seconds since 1970-01-01T00:00:00Z.",
             "schema": {
               "type": "string",
+              "maxLength": 20,
               "pattern": "^[0-9]+$"
             },
             "example": "1767225600"
@@ -760,6 +762,7 @@ export const document = {
             "description": "One or more `v1,<base64 HMAC-SHA256>` signatures, separated by spaces: one for each secret\nthe server signs with.\n",
             "schema": {
               "type": "string",
+              "maxLength": 1024,
               "pattern": "^v1,[A-Za-z0-9+/]+={0,2}( v1,[A-Za-z0-9+/]+={0,2})*$"
             },
             "example": "v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4="
