@@ -201,6 +201,14 @@ class OperationDiff {
    * headers carry instead.
    */
   runWebhook(): void {
+    this.operationId()
+    this.sentHeaders()
+    const before = nodeOf(this.base.operation.requestBody)
+    const after = nodeOf(this.head.operation.requestBody)
+    this.content(before, after, at(this.pointer, 'requestBody'), 'response')
+  }
+
+  private operationId(): void {
     const { base, head, pointer } = this
     if (base.operationId !== head.operationId)
       this.report(
@@ -208,10 +216,6 @@ class OperationDiff {
         at(pointer, 'operationId'),
         `${base.operationId} → ${head.operationId}`,
       )
-    this.sentHeaders()
-    const before = nodeOf(base.operation.requestBody)
-    const after = nodeOf(head.operation.requestBody)
-    this.content(before, after, at(pointer, 'requestBody'), 'response')
   }
 
   /** A webhook's header parameters, which the server sends, as a response's headers. */
@@ -251,13 +255,7 @@ class OperationDiff {
   }
 
   run(): void {
-    const { base, head, pointer } = this
-    if (base.operationId !== head.operationId)
-      this.report(
-        'operation-id-changed',
-        at(pointer, 'operationId'),
-        `${base.operationId} → ${head.operationId}`,
-      )
+    this.operationId()
     this.security()
     this.parameters()
     this.requestBody()
