@@ -53,6 +53,28 @@ export const deviations: Deviation[] = [
   },
   {
     target: 'mock',
+    name: 'another method gets Prism’s own 405, without Allow',
+    when: (c) => c.kind === 'example' && c.status === 405,
+    answers: [405],
+    contentType: 'application/problem+json',
+    why: 'Prism answers a method the path lacks itself (NO_METHOD_MATCHED_ERROR), as problem+json and without Allow; with Prefer on the operation’s own method it gives the example.',
+  },
+  {
+    target: 'mock',
+    name: 'a path segment over the limit is an invalid id',
+    when: (c) => c.status === 414,
+    answers: [400],
+    why: 'The 100-character segment limit is prose (info.description); Prism reads the 101 digits as an id beyond int64.',
+  },
+  {
+    target: 'mock',
+    name: 'headers over the limit get Node’s bare 431',
+    when: (c) => c.status === 431,
+    answers: [431],
+    why: 'Node’s HTTP parser refuses them before Prism sees the request, with an empty answer, not the Error shape.',
+  },
+  {
+    target: 'mock',
     name: 'any bearer token is accepted',
     when: (c) => c.request.auth.kind === 'unknown',
     answers: [200, 204],
@@ -118,10 +140,10 @@ export const deviations: Deviation[] = [
   // ---- The in-process handlers, stateful mode: the sandbox's behaviour ----
   {
     target: 'handlers',
-    name: 'no overload and no full store',
-    when: (c) => c.status === 503 || c.status === 507,
+    name: 'no overload, no full store, no simulated failure',
+    when: (c) => c.status === 500 || c.status === 503 || c.status === 507,
     answers: [200, 204, 404, 409],
-    why: 'The handlers hold no process or disk to exhaust: a test that wants a 503 or 507 asks for it with failNext.',
+    why: 'The handlers hold no process or disk to exhaust and read no X-Simulate-Fault: a test that wants a 500, 503 or 507 asks for it with failNext.',
   },
   {
     target: 'handlers',
@@ -225,10 +247,10 @@ export const explorationDeviations: ExplorationDeviation[] = [
   },
   {
     target: 'mock',
-    name: 'a body over the size limit is accepted',
+    name: 'a body over the size limit is judged by its schema alone',
     when: (probe) => probe.defect === 'body: too large',
-    answers: [200],
-    why: 'The 65536-byte limit is prose (info.description), not schema; Prism accepts bodies up to 10 MB.',
+    answers: [400],
+    why: 'The 65536-byte limit is prose (info.description), not schema; Prism accepts bodies up to 10 MB and refuses this one only for its name over maxLength.',
   },
   {
     target: 'mock',

@@ -1,7 +1,8 @@
 // Serves the in-process handlers (src/msw/) over HTTP on 127.0.0.1, through MSW's own getResponse, so
 // the contract suite can hold them to the document like every other target.
 // Usage: node --import tsx scripts/serve-handlers.ts stateful|examples [port]
-import { createServer } from 'node:http'
+import { createServer, STATUS_CODES } from 'node:http'
+import { errorBody } from '@plant-store/core'
 import { createPlantStoreHandlers, type Mode } from '@plant-store/msw'
 import { getResponse } from 'msw'
 
@@ -43,6 +44,24 @@ const server = createServer(async (req, res) => {
   }
   res.writeHead(response.status, Object.fromEntries(response.headers))
   res.end(Buffer.from(await response.arrayBuffer()))
+})
+// What Node's parser refuses never reaches the handlers; this host answers it in the document's Error
+// shape, as the real server does (src/server/lib/refusals.ts), rather than with Node's empty answer.
+server.on('clientError', (error: Error & { code?: string }, socket) => {
+  if (error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy()
+  const status =
+    error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400
+  const message =
+    status === 431
+      ? 'the request line and headers are larger than 16384 bytes'
+      : status === 408
+        ? 'the request did not arrive in time'
+        : 'the request is not valid HTTP'
+  const body = JSON.stringify(errorBody(status, message))
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  )
 })
 server.listen(Number(process.argv[3] ?? 0), '127.0.0.1', () => {
   const address = server.address()

@@ -28,6 +28,8 @@ export interface ExampleCase {
   givenPlants: Plant[]
   requiredHeaders: string[]
   derivation?: Derivation
+  /** For a derived case: the base request it was derived from. */
+  baseRequest?: RequestSpec
 }
 
 export interface GeneratedCase {

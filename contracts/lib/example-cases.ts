@@ -61,9 +61,10 @@ function derive(base: RequestSpec, derivation: Derivation): { request: RequestSp
     case 'unknown-token':
       return { request: { ...base, auth: { kind: 'unknown' } }, keepGivens: false }
     case 'oversized-body': {
+      // The padding goes in a key no schema names, which a reader ignores: only the size is wrong.
       const body = JSON.parse(base.body ?? '{}') as Record<string, unknown>
       const padding = Math.max(0, derivation.bytes - (base.body ?? '').length)
-      body.name = `${String(body.name ?? '')}${'x'.repeat(padding)}`
+      body.padding = 'x'.repeat(padding)
       return { request: { ...base, contentType: JSON_TYPE, body: JSON.stringify(body) }, keepGivens: true }
     }
     case 'store-down':
@@ -75,6 +76,23 @@ function derive(base: RequestSpec, derivation: Derivation): { request: RequestSp
       }
     case 'over-rate-limit':
       return { request: { ...base, repeat: { until: 429, atMost: derivation.atMost } }, keepGivens: false }
+    case 'other-method':
+      return { request: { ...base, method: derivation.method }, keepGivens: false }
+    case 'long-path-segment': {
+      const [path = '', query] = base.path.split('?')
+      const long = path.replace(/[^/]*$/, '9'.repeat(derivation.length))
+      return {
+        request: { ...base, path: query === undefined ? long : `${long}?${query}` },
+        keepGivens: false,
+      }
+    }
+    case 'oversized-headers':
+      return {
+        request: { ...base, headers: { ...base.headers, 'x-padding': 'x'.repeat(derivation.bytes) } },
+        keepGivens: false,
+      }
+    case 'stalled':
+      return { request: { ...base, stall: true }, keepGivens: false }
     case 'fault':
       return {
         request: {
@@ -111,14 +129,14 @@ export function exampleCases(
     const takesNothing = entry.parameters.length === 0 && !entry.operation.requestBody
     for (const [name, documented] of responses) {
       const derivation = requestNames.has(name) ? undefined : derivedExamples[name]
-      let built: { request: RequestSpec; givenPlants: Plant[] }
+      let built: { request: RequestSpec; givenPlants: Plant[]; base?: RequestSpec }
       try {
         if (requestNames.has(name) || (takesNothing && !derivation)) {
           built = requestFor(entry, name)
         } else if (derivation && baseName !== undefined) {
           const base = requestFor(entry, baseName)
           const { request, keepGivens } = derive(base.request, derivation)
-          built = { request, givenPlants: keepGivens ? base.givenPlants : [] }
+          built = { request, givenPlants: keepGivens ? base.givenPlants : [], base: base.request }
         } else {
           problems.push({
             operationId: entry.operationId,
@@ -145,6 +163,7 @@ export function exampleCases(
         givenPlants: built.givenPlants,
         requiredHeaders: headersFor(documented.status, name),
         derivation,
+        ...(built.base ? { baseRequest: built.base } : {}),
       })
     }
   }

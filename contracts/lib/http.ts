@@ -1,5 +1,6 @@
 // Sends one planned request to a target and captures the answer, plus the one-line descriptions
 // that failure messages use for both.
+import { connect } from 'node:net'
 
 /** How a request is authorized. */
 export type Auth =
@@ -22,6 +23,8 @@ export interface RequestSpec {
   repeat?: { until: number; atMost: number }
   /** Further request headers, e.g. the X-Simulate-Fault of a derived case. */
   headers?: Record<string, string>
+  /** Send the request line and headers but not the blank line that ends them, and wait for the answer. */
+  stall?: true
 }
 
 export interface Answer {
@@ -66,6 +69,7 @@ export async function send(
   const headers: Record<string, string> = { accept: 'application/json', ...request.headers, ...extraHeaders }
   if (authorization !== undefined) headers.authorization = authorization
   if (request.contentType !== undefined) headers['content-type'] = request.contentType
+  if (request.stall) return sendStalled(baseUrl, request, headers)
   const response = await fetch(new URL(request.path, baseUrl), {
     method: request.method,
     headers,
@@ -83,6 +87,48 @@ export async function send(
     answerHeaders[name.toLowerCase()] = value
   })
   return answerOf(response.status, answerHeaders, text)
+}
+
+/** How long a stalled request waits for its answer: well past any timeout a target is started with. */
+export const STALLED_WAIT_MS = 15_000
+
+/**
+ * A request that stops arriving: fetch cannot hold back the end of the headers, so it goes over a
+ * socket of its own. The answer is read until the target closes the connection.
+ */
+function sendStalled(
+  baseUrl: string,
+  request: RequestSpec,
+  headers: Record<string, string>,
+): Promise<Answer> {
+  const url = new URL(request.path, baseUrl)
+  const lines = [`${request.method} ${url.pathname}${url.search} HTTP/1.1`, `host: ${url.host}`]
+  for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`)
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    const socket = connect({ host: url.hostname, port: Number(url.port) }, () => {
+      // One header line short of the end: the headers never finish arriving.
+      socket.write(`${lines.join('\r\n')}\r\n`)
+    })
+    socket.setTimeout(STALLED_WAIT_MS, () =>
+      socket.destroy(new Error(`no answer to a stalled request within ${STALLED_WAIT_MS} ms`)),
+    )
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk))
+    socket.on('error', reject)
+    socket.on('close', () => {
+      const raw = Buffer.concat(chunks).toString('utf8')
+      const [head = '', ...rest] = raw.split('\r\n\r\n')
+      const [statusLine = '', ...headerLines] = head.split('\r\n')
+      const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1])
+      if (!status) return reject(new Error(`not an HTTP answer to a stalled request: ${JSON.stringify(raw)}`))
+      const answerHeaders: Record<string, string> = {}
+      for (const line of headerLines) {
+        const colon = line.indexOf(':')
+        if (colon > 0) answerHeaders[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim()
+      }
+      resolve(answerOf(status, answerHeaders, rest.join('\r\n\r\n')))
+    })
+  })
 }
 
 /** An answer as the judging code reads it, from its status, headers (lower-case names) and body text. */

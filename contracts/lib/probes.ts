@@ -25,6 +25,7 @@ export type Defect =
   | 'body: integer out of range'
   | 'body: not an integer'
   | 'body: not Unicode text'
+  | 'body: string too long'
   | 'body: too large'
   | 'content type: unsupported'
   | 'content type: none'
@@ -33,6 +34,7 @@ export type Defect =
   | 'query: not an integer'
   | 'query: repeated'
   | 'query: unknown cursor'
+  | 'query: string too long'
 
 export type Feature =
   | 'id beyond 2^53'
@@ -107,13 +109,28 @@ function idsBetween(min: bigint, max: bigint): fc.Arbitrary<bigint> {
 }
 
 const specialStrings = fc.constantFrom('', ' ', '\u0000', 'e\u0301', '🌵', 'Ἀλόη', 'a"b\\c', '\u2028')
-const stringArbitrary: fc.Arbitrary<string> = fc.oneof(
-  { weight: 4, arbitrary: fc.string({ maxLength: 20 }) },
-  { weight: 2, arbitrary: fc.string({ unit: 'grapheme', maxLength: 10 }) },
-  { weight: 2, arbitrary: specialStrings },
-  // Near the body limit, with room left for the rest of the body.
-  { weight: 1, arbitrary: fc.constant('x'.repeat(40_000)) },
-)
+
+/** A string's length as JSON Schema counts it (maxLength): in code points, not UTF-16 units. */
+const codePoints = (text: string) => [...text].length
+
+/**
+ * Strings valid against a string schema: within its maxLength, the longest allowed among them; without
+ * one, up to near the body limit, with room left for the rest of the body.
+ */
+function stringArbitrary(schema: JsonSchema = {}): fc.Arbitrary<string> {
+  const max = typeof schema.maxLength === 'number' ? schema.maxLength : undefined
+  const fits = (text: string) => max === undefined || codePoints(text) <= max
+  return fc.oneof(
+    { weight: 4, arbitrary: fc.string({ maxLength: Math.min(20, max ?? 20) }) },
+    // A grapheme may be several code points: those that take a string past maxLength are left out.
+    {
+      weight: 2,
+      arbitrary: fc.string({ unit: 'grapheme', maxLength: Math.min(10, max ?? 10) }).filter(fits),
+    },
+    { weight: 2, arbitrary: specialStrings.filter(fits) },
+    { weight: 1, arbitrary: fc.constant('x'.repeat(max ?? 40_000)) },
+  )
+}
 
 function integerNode(schema: JsonSchema): fc.Arbitrary<JsonNode> {
   const int64 = schema.format === 'int64'
@@ -135,7 +152,7 @@ function integerNode(schema: JsonSchema): fc.Arbitrary<JsonNode> {
 export function validNode(schema: JsonSchema): fc.Arbitrary<JsonNode> {
   if (schema.allOf || schema.type === 'object' || schema.properties) return objectNode(schema)
   if (schema.type === 'integer') return integerNode(schema)
-  if (schema.type === 'string') return stringArbitrary.map(string)
+  if (schema.type === 'string') return stringArbitrary(schema).map(string)
   if (schema.type === 'boolean') return fc.boolean().map((v) => ({ kind: 'boolean', value: v }) as JsonNode)
   if (schema.type === 'number')
     return fc
@@ -153,7 +170,7 @@ export function validNode(schema: JsonSchema): fc.Arbitrary<JsonNode> {
 // unknown keys (no additionalProperties): a server must ignore them.
 const unknownKeys = fc.constantFrom('colour', '__proto__', 'constructor', 'prototype', 'id ', 'NAME')
 const unknownValue: fc.Arbitrary<JsonNode> = fc.oneof(
-  stringArbitrary.map(string),
+  stringArbitrary().map(string),
   fc.constant<JsonNode>({ kind: 'object', entries: [] }),
   fc.constant<JsonNode>({
     kind: 'object',
@@ -234,6 +251,16 @@ function defectiveBody(schema: JsonSchema): fc.Arbitrary<{ node: JsonNode; defec
     )
   }
   for (const [field, property] of Object.entries(shape.properties)) {
+    if (property.type === 'string' && typeof property.maxLength === 'number') {
+      // One character past the bound: the shortest string the bound refuses.
+      const tooLong = 'x'.repeat(property.maxLength + 1)
+      options.push(
+        valid.map((node) => ({
+          node: withField(node, field, string(tooLong)),
+          defect: 'body: string too long' as Defect,
+        })),
+      )
+    }
     if (property.type === 'string') {
       options.push(
         fc.tuple(valid, fc.constantFrom('\ud800', 'x\udc00y', '\udbff\udbff')).map(([node, text]) => ({
@@ -514,7 +541,7 @@ function queryValue(p: Parameter): fc.Arbitrary<string> {
     const max = typeof schema.maximum === 'number' ? schema.maximum : 2 ** 31 - 1
     return fc.oneof(fc.constantFrom(min, max), fc.integer({ min, max })).map(String)
   }
-  return stringArbitrary.filter((text) => isUnicodeText(text) && text.length < 1000)
+  return stringArbitrary(schema).filter((text) => isUnicodeText(text) && text.length < 1000)
 }
 
 function badQueryValues(p: Parameter): fc.Arbitrary<[string, Defect]> | undefined {
@@ -532,12 +559,17 @@ function badQueryValues(p: Parameter): fc.Arbitrary<[string, Defect]> | undefine
     )
     return fc.constantFrom(...out)
   }
+  const tooLong: [string, Defect][] =
+    schema.type === 'string' && typeof schema.maxLength === 'number'
+      ? [['x'.repeat(schema.maxLength + 1), 'query: string too long']]
+      : []
   if (p.name === 'cursor')
     return fc.constantFrom<[string, Defect]>(
       ['not-a-cursor', 'query: unknown cursor'],
       ['MQ==', 'query: unknown cursor'],
+      ...tooLong,
     )
-  return undefined
+  return tooLong.length ? fc.constantFrom(...tooLong) : undefined
 }
 
 function toProbe(entry: OperationEntry, parts: Parts): Probe {

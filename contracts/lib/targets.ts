@@ -107,14 +107,19 @@ async function startOnPostgres(
 export interface TargetOptions {
   /** RATE_LIMIT_MAX of the real server and the sandbox, so that a case can spend it; else never reached. */
   rateLimitMax?: number
+  /** HEADERS_TIMEOUT_MS of the real server and the sandbox, so that a stalled request is answered soon. */
+  headersTimeoutMs?: number
 }
 
 export async function startTargets(names: TargetName[], options: TargetOptions = {}): Promise<Running> {
   const limits = {
     ...commands.generousLimits,
-    // The 503 and 507 of every operation are reachable through X-Simulate-Fault (contracts/fixtures.ts).
+    // The 500, 503 and 507 of every operation are reachable through X-Simulate-Fault (contracts/fixtures.ts).
     SIMULATE_FAULTS: 'true',
     ...(options.rateLimitMax === undefined ? {} : { RATE_LIMIT_MAX: String(options.rateLimitMax) }),
+    ...(options.headersTimeoutMs === undefined
+      ? {}
+      : { HEADERS_TIMEOUT_MS: String(options.headersTimeoutMs) }),
   }
   const processes: Started[] = []
   const clusters: Cluster[] = []

@@ -12,6 +12,7 @@ import {
   listOperations,
   type OperationEntry,
   type operations,
+  PATH_SEGMENT_LIMIT,
   parseJsonBody,
   routeSchema,
   tokenRequired,
@@ -63,6 +64,9 @@ export class RequestReader {
     )
     if (!route) throw this.refusal(method, path)
     const values = route.pattern.exec(path)?.slice(1) ?? []
+    // The server's router refuses such a segment before any operation runs, as written (not decoded).
+    if (values.some((value) => value.length > PATH_SEGMENT_LIMIT))
+      throw new HttpError(414, `a path segment is longer than ${PATH_SEGMENT_LIMIT} characters`)
     const params = Object.fromEntries(
       route.names.map((name, i) => [name, decodeURIComponent(values[i] ?? '')]),
     )

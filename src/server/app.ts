@@ -108,20 +108,29 @@ function storeAnswer(
 }
 
 /**
- * SIMULATE_FAULTS (tests only, refused in production): `X-Simulate-Fault: overloaded`, `store-full`
- * or `store-unavailable` makes a request fail as that fault would, through the same errors and error
- * handler, so a contract run can see each documented answer of every operation.
+ * SIMULATE_FAULTS (tests only, refused in production): `X-Simulate-Fault: overloaded`, `store-full`,
+ * `store-unavailable` or `internal` makes a request fail as that fault would, through the same errors
+ * and error handler, so a contract run can see each documented answer of every operation. An
+ * overload is refused where under-pressure refuses it, before the request is counted (onRequest).
  */
-function simulateFault(retryAfterSeconds: number) {
+function simulateOverload(retryAfterSeconds: number) {
   return async (request: FastifyRequest) => {
-    const fault = request.headers['x-simulate-fault']
-    if (fault === undefined || request.routeOptions.url === '/healthz') return
-    if (fault === 'overloaded') throw overloaded(retryAfterSeconds)
-    // A store fault is only a write's: reads keep working.
-    if (request.method === 'GET') return
-    if (fault === 'store-full') throw new StoreFullError('simulated')
-    if (fault === 'store-unavailable') throw new StoreUnavailableError('simulated')
+    if (request.headers['x-simulate-fault'] === 'overloaded' && request.routeOptions.url !== '/healthz')
+      throw overloaded(retryAfterSeconds)
   }
+}
+
+/**
+ * The faults that strike inside the handler, after the request was authenticated, counted and
+ * validated (preHandler): its answer then carries what a real failure's would, RateLimit included.
+ */
+async function simulateHandlerFault(request: FastifyRequest): Promise<void> {
+  const fault = request.headers['x-simulate-fault']
+  if (fault === 'internal') throw new Error('simulated internal error')
+  // A store fault is only a write's: reads keep working.
+  if (request.method === 'GET' || request.routeOptions.url === '/healthz') return
+  if (fault === 'store-full') throw new StoreFullError('simulated')
+  if (fault === 'store-unavailable') throw new StoreUnavailableError('simulated')
 }
 
 export async function buildApp({ config, logger, spec, logStream }: BuildOptions): Promise<FastifyInstance> {
@@ -211,7 +220,7 @@ export async function buildApp({ config, logger, spec, logStream }: BuildOptions
   app.addHook('onRequest', refuseBeforeRouting)
   // After CORS, so that a browser app on another origin can read the 503 too.
   await app.register(underPressure, { config })
-  if (config.simulateFaults) app.addHook('onRequest', simulateFault(config.retryAfterSeconds))
+  if (config.simulateFaults) app.addHook('onRequest', simulateOverload(config.retryAfterSeconds))
   await app.register(docs)
   await app.register(repository, {
     databaseUrl: config.databaseUrl,
@@ -232,6 +241,7 @@ export async function buildApp({ config, logger, spec, logStream }: BuildOptions
   })
   await app.register(auth, { config })
   if (config.sandbox) await app.register(sandbox)
+  if (config.simulateFaults) app.addHook('preHandler', simulateHandlerFault)
   await app.register(openapiRoutes, {
     handlers: { ...plantHandlers, ...probeHandlers },
     // Liveness is answered under pressure too, so an overloaded server is not restarted for being busy.

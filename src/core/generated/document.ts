@@ -6,9 +6,9 @@ export const document = {
   "openapi": "3.1.0",
   "info": {
     "title": "Plant Store",
-    "version": "1.0.0",
+    "version": "2.0.0",
     "summary": "A small store of plants.",
-    "description": "A sample interface built around a plant store. A client creates plants in the store and,\nthrough the additions below, lists, reads, replaces and deletes them.\n\n**What is original and what is added.** The 1.0.0 interface shows one operation,\n`POST /plants` (`createPlant`), with the schemas `Plant`, `NewPlant` and `Error`, its `200` and\n`400` responses, and bearer authentication. Everything else in this document extends the\n1.0.0 interface, and each addition says so in its description.\n\n**Principals (addition).** Each bearer token belongs to one principal. A principal sees and\nchanges only its own plants, and plant ids are unique per principal: two principals may both\nown a plant with id 1.\n\n**Errors (addition).** Every error answer has an `Error` body whose `error` is the HTTP status\ncode and whose `message` says what was wrong. Every answer carries an `X-Request-Id` header; a\n`500` says only `internal server error`, and the server's log has the details under that id.\nAnswers to operations that need a token carry `Cache-Control: no-store`; every answer carries\nsecurity headers for a JSON API (`Content-Security-Policy: default-src 'none'`,\n`X-Content-Type-Options: nosniff`).\n\n**Limits (addition).** A request body may be at most 65536 bytes, the request line and headers\ntogether at most 16384 bytes (`431`). A client must send its headers within 10 seconds and its\nwhole request within 30 seconds, or it gets a `408` and the connection is closed. An idle\nkeep-alive connection is closed after 72 seconds, and any connection on which nothing moves\nfor 120 seconds. Whoever runs\nthe server may change these (`HEADERS_TIMEOUT_MS`, `REQUEST_TIMEOUT_MS`, `CONNECTION_TIMEOUT_MS`,\n`KEEP_ALIVE_TIMEOUT_MS`).\nEach principal may make a set number of requests in a window (1000 a minute unless the\nserver is configured otherwise), and each client address a set number of requests with a\nmissing or unknown token (20 a minute); past either, the answer is `429` with `Retry-After`.\nThe limits are counted by each server instance. Every answer counted against a limit carries\n`RateLimit-Policy` and `RateLimit` (the IETF draft \"RateLimit header fields for HTTP\"):\nthe quota policy `\"default\"` for a principal's requests, `\"failed-auth\"` for an address's\nrequests with a missing or unknown token.\n\n**Overload and storage (addition).** Any operation may answer `503` with a `Retry-After` header\nwhen the server is overloaded (its event loop lags more than 1 second, by default) or its store\ncannot take changes (read-only, an I/O error, unreachable); an operation that changes plants may\nanswer `507` when the store is full. Nothing is changed by such a request, reads keep working\nwhile only writes are refused, and the server serves again by itself once the cause is gone.\n\n**Bodies (addition).** A body is read as JSON, exactly: an integer may be written in any form\nJSON allows (`1000000000000000000`, `1e18` and `1000000000000000000.0` are the same id), and\nno digit of an int64 is lost. Keys a schema does not name are ignored, `__proto__`,\n`constructor` and `prototype` included; of duplicate keys, the last counts. Strings must be\nUnicode text: a lone surrogate escape such as `\\ud800` is a `400`. A body must be sent as it\nis: one in a content coding (`Content-Encoding` other than `identity`) is a `415`.\n\n**Refusals before any operation (addition).** What the server refuses before it reaches an\noperation is answered in the `Error` shape too, with the status HTTP gives it: a request it\ncannot parse (`400`), an HTTP/1.1 request without `Host` (`400`), a path that is not valid\npercent-encoding (`400`), a path segment over 100 characters (`414`), an `Expect` other than\n`100-continue` (`417`), a method it does not know or `CONNECT` (`501`), a transfer coding\nother than `chunked` (`501`), besides the limits above.\n\n**Webhooks (addition).** The server announces each new plant to a URL of the owner's\n(`webhooks.newPlant`): signed, delivered at least once, retried with backoff.\n\n**Contract fixtures.** A request example whose name matches a response example produces that\nresponse; a required parameter or request body with no example of that name takes its first\nexample. `x-given-plants` on a request example lists the plants the caller must already own\nfor the example to hold; `x-example-names` on a response without a body lists the request\nexamples that produce it. Tools ignore these `x-` fields; the contract suite reads them.\nOperations without a request body ignore any body sent with them.\n",
+    "description": "A sample interface built around a plant store. A client creates plants in the store and,\nthrough the additions below, lists, reads, replaces and deletes them.\n\n**What is original and what is added.** The 1.0.0 interface shows one operation,\n`POST /plants` (`createPlant`), with the schemas `Plant`, `NewPlant` and `Error`, its `200` and\n`400` responses, and bearer authentication. Everything else in this document extends the\n1.0.0 interface, and each addition says so in its description.\n\n**Principals (addition).** Each bearer token belongs to one principal. A principal sees and\nchanges only its own plants, and plant ids are unique per principal: two principals may both\nown a plant with id 1.\n\n**Errors (addition).** Every error answer has an `Error` body whose `error` is the HTTP status\ncode and whose `message` says what was wrong. Every answer carries an `X-Request-Id` header; a\n`500` says only `internal server error`, and the server's log has the details under that id.\nAnswers to operations that need a token carry `Cache-Control: no-store`; every answer carries\nsecurity headers for a JSON API (`Content-Security-Policy: default-src 'none'`,\n`X-Content-Type-Options: nosniff`). Any operation may answer `500`\n(`components/responses/InternalServerError`).\n\n**Methods (addition).** A method that a documented path does not take is answered `405`, with\nan `Allow` header listing the methods the path takes (`GET, POST` on `/plants`). An OpenAPI path\nitem cannot declare answers for methods it lacks, so each operation lists this answer\n(`components/responses/MethodNotAllowed`): it is what a request to the operation's path with\nanother method gets.\n\n**Limits (addition).** A request body may be at most 65536 bytes, the request line and headers\ntogether at most 16384 bytes (`431`, `components/responses/RequestHeaderFieldsTooLarge`). A\nplant's `name` may be at most 100 characters, its `tag` at most 50 (in a body and in the `tag`\nquery parameter alike), a `cursor` at most 64; a longer one is a `400`. A page holds at most 100\nplants. A client must send its headers within 10 seconds and its whole request within 30\nseconds, or it gets a `408` (`components/responses/RequestTimeout`) and the connection is\nclosed. An idle\nkeep-alive connection is closed after 72 seconds, and any connection on which nothing moves\nfor 120 seconds. Whoever runs\nthe server may change these (`HEADERS_TIMEOUT_MS`, `REQUEST_TIMEOUT_MS`, `CONNECTION_TIMEOUT_MS`,\n`KEEP_ALIVE_TIMEOUT_MS`).\nEach principal may make a set number of requests in a window (1000 a minute unless the\nserver is configured otherwise), and each client address a set number of requests with a\nmissing or unknown token (20 a minute); past either, the answer is `429` with `Retry-After`.\nThe limits are counted by each server instance. Every answer counted against a limit carries\n`RateLimit-Policy` and `RateLimit` (the IETF draft \"RateLimit header fields for HTTP\"):\nthe quota policy `\"default\"` for a principal's requests, `\"failed-auth\"` for an address's\nrequests with a missing or unknown token.\n\n**Overload and storage (addition).** Any operation may answer `503` with a `Retry-After` header\nwhen the server is overloaded (its event loop lags more than 1 second, by default) or its store\ncannot take changes (read-only, an I/O error, unreachable); an operation that changes plants may\nanswer `507` when the store is full. Nothing is changed by such a request, reads keep working\nwhile only writes are refused, and the server serves again by itself once the cause is gone.\n\n**Bodies (addition).** A body is read as JSON, exactly: an integer may be written in any form\nJSON allows (`1000000000000000000`, `1e18` and `1000000000000000000.0` are the same id), and\nno digit of an int64 is lost. Keys a schema does not name are ignored, `__proto__`,\n`constructor` and `prototype` included; of duplicate keys, the last counts. Strings must be\nUnicode text: a lone surrogate escape such as `\\ud800` is a `400`. A body must be sent as it\nis: one in a content coding (`Content-Encoding` other than `identity`) is a `415`.\n\n**Refusals before any operation (addition).** What the server refuses before it reaches an\noperation is answered in the `Error` shape too, with the status HTTP gives it: a request it\ncannot parse (`400`), an HTTP/1.1 request without `Host` (`400`), a path that is not valid\npercent-encoding (`400`), a path segment over 100 characters (`414`,\n`components/responses/UriTooLong`, listed by the operations whose path has a parameter), an\n`Expect` other than\n`100-continue` (`417`), a method it does not know or `CONNECT` (`501`), a transfer coding\nother than `chunked` (`501`), besides the limits above.\n\n**Webhooks (addition).** The server announces each new plant to a URL of the owner's\n(`webhooks.newPlant`): signed, delivered at least once, retried with backoff.\n\n**Contract fixtures.** A request example whose name matches a response example produces that\nresponse; a required parameter or request body with no example of that name takes its first\nexample. `x-given-plants` on a request example lists the plants the caller must already own\nfor the example to hold; `x-example-names` on a response without a body lists the request\nexamples that produce it. Tools ignore these `x-` fields; the contract suite reads them.\nOperations without a request body ignore any body sent with them.\n",
     "contact": {
       "name": "Plant Store maintainers",
       "url": "https://plants.example.com/support",
@@ -210,6 +210,12 @@ export const document = {
           "401": {
             "$ref": "#/components/responses/Unauthorized"
           },
+          "405": {
+            "$ref": "#/components/responses/MethodNotAllowed"
+          },
+          "408": {
+            "$ref": "#/components/responses/RequestTimeout"
+          },
           "409": {
             "description": "A plant with this id already exists for this caller (addition to 1.0.0). Nothing is\nchanged.\n",
             "headers": {
@@ -245,6 +251,12 @@ export const document = {
           },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
+          },
+          "431": {
+            "$ref": "#/components/responses/RequestHeaderFieldsTooLarge"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalServerError"
           },
           "503": {
             "$ref": "#/components/responses/ServiceUnavailable"
@@ -293,16 +305,21 @@ export const document = {
               "limitTooSmall": {
                 "summary": "A limit below 1",
                 "value": 0
+              },
+              "limitTooLarge": {
+                "summary": "A limit above 100, the most a page holds",
+                "value": 101
               }
             }
           },
           {
             "name": "cursor",
             "in": "query",
-            "description": "Where the page starts: copy it from the `Link` header of the page before\n(addition to 1.0.0).\n",
+            "description": "Where the page starts: copy it from the `Link` header of the page before\n(addition to 1.0.0). At most 64 characters: the server makes none longer.\n",
             "required": false,
             "schema": {
-              "type": "string"
+              "type": "string",
+              "maxLength": 64
             },
             "examples": {
               "badCursor": {
@@ -314,10 +331,11 @@ export const document = {
           {
             "name": "tag",
             "in": "query",
-            "description": "Only plants with exactly this tag (addition to 1.0.0).",
+            "description": "Only plants with exactly this tag (addition to 1.0.0); a tag is at most 50 characters.",
             "required": false,
             "schema": {
-              "type": "string"
+              "type": "string",
+              "maxLength": 50
             },
             "examples": {
               "herbs": {
@@ -361,6 +379,7 @@ export const document = {
               "application/json": {
                 "schema": {
                   "type": "array",
+                  "maxItems": 100,
                   "items": {
                     "$ref": "#/components/schemas/StoredPlant"
                   }
@@ -418,6 +437,13 @@ export const document = {
                       "message": "querystring/limit must be >= 1"
                     }
                   },
+                  "limitTooLarge": {
+                    "summary": "The limit is above 100",
+                    "value": {
+                      "error": 400,
+                      "message": "querystring/limit must be <= 100"
+                    }
+                  },
                   "badCursor": {
                     "summary": "The cursor was not made by the server",
                     "value": {
@@ -432,8 +458,20 @@ export const document = {
           "401": {
             "$ref": "#/components/responses/Unauthorized"
           },
+          "405": {
+            "$ref": "#/components/responses/MethodNotAllowed"
+          },
+          "408": {
+            "$ref": "#/components/responses/RequestTimeout"
+          },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
+          },
+          "431": {
+            "$ref": "#/components/responses/RequestHeaderFieldsTooLarge"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalServerError"
           },
           "503": {
             "$ref": "#/components/responses/ServiceUnavailable"
@@ -492,8 +530,23 @@ export const document = {
           "404": {
             "$ref": "#/components/responses/NotFound"
           },
+          "405": {
+            "$ref": "#/components/responses/MethodNotAllowed"
+          },
+          "408": {
+            "$ref": "#/components/responses/RequestTimeout"
+          },
+          "414": {
+            "$ref": "#/components/responses/UriTooLong"
+          },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
+          },
+          "431": {
+            "$ref": "#/components/responses/RequestHeaderFieldsTooLarge"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalServerError"
           },
           "503": {
             "$ref": "#/components/responses/ServiceUnavailable"
@@ -603,14 +656,29 @@ export const document = {
           "404": {
             "$ref": "#/components/responses/NotFound"
           },
+          "405": {
+            "$ref": "#/components/responses/MethodNotAllowed"
+          },
+          "408": {
+            "$ref": "#/components/responses/RequestTimeout"
+          },
           "413": {
             "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "414": {
+            "$ref": "#/components/responses/UriTooLong"
           },
           "415": {
             "$ref": "#/components/responses/UnsupportedMediaType"
           },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
+          },
+          "431": {
+            "$ref": "#/components/responses/RequestHeaderFieldsTooLarge"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalServerError"
           },
           "503": {
             "$ref": "#/components/responses/ServiceUnavailable"
@@ -651,8 +719,23 @@ export const document = {
           "404": {
             "$ref": "#/components/responses/NotFound"
           },
+          "405": {
+            "$ref": "#/components/responses/MethodNotAllowed"
+          },
+          "408": {
+            "$ref": "#/components/responses/RequestTimeout"
+          },
+          "414": {
+            "$ref": "#/components/responses/UriTooLong"
+          },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
+          },
+          "431": {
+            "$ref": "#/components/responses/RequestHeaderFieldsTooLarge"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalServerError"
           },
           "503": {
             "$ref": "#/components/responses/ServiceUnavailable"
@@ -675,6 +758,18 @@ export const document = {
         "responses": {
           "200": {
             "$ref": "#/components/responses/StatusOk"
+          },
+          "405": {
+            "$ref": "#/components/responses/MethodNotAllowed"
+          },
+          "408": {
+            "$ref": "#/components/responses/RequestTimeout"
+          },
+          "431": {
+            "$ref": "#/components/responses/RequestHeaderFieldsTooLarge"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalServerError"
           }
         }
       }
@@ -691,6 +786,18 @@ export const document = {
         "responses": {
           "200": {
             "$ref": "#/components/responses/StatusOk"
+          },
+          "405": {
+            "$ref": "#/components/responses/MethodNotAllowed"
+          },
+          "408": {
+            "$ref": "#/components/responses/RequestTimeout"
+          },
+          "431": {
+            "$ref": "#/components/responses/RequestHeaderFieldsTooLarge"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalServerError"
           },
           "503": {
             "description": "The store did not answer in time (a database restarting or out of reach); the instance\nitself is alive, and answers `200` again by itself once the store does (addition to 1.0.0).\n",
@@ -854,6 +961,16 @@ export const document = {
       }
     },
     "headers": {
+      "Allow": {
+        "description": "The methods the path takes, separated by commas, on every 405 (addition to 1.0.0).\n",
+        "required": true,
+        "schema": {
+          "type": "string",
+          "pattern": "^[A-Z]+(, [A-Z]+)*$",
+          "maxLength": 64
+        },
+        "example": "GET, POST"
+      },
       "Accept-Encoding": {
         "description": "The content codings a request body may be in: `identity` alone, on a `415` for a body in\nanother (addition to 1.0.0).\n",
         "schema": {
@@ -915,6 +1032,114 @@ export const document = {
       }
     },
     "responses": {
+      "MethodNotAllowed": {
+        "description": "The operation's path does not take the method the request used; `Allow` lists the methods\nit takes (addition to 1.0.0). Answered before the request is counted against a limit.\n",
+        "headers": {
+          "Allow": {
+            "$ref": "#/components/headers/Allow"
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            },
+            "examples": {
+              "methodNotAllowed": {
+                "summary": "PATCH, which no path takes",
+                "value": {
+                  "error": 405,
+                  "message": "method PATCH is not allowed on this path; Allow lists those it takes"
+                }
+              }
+            }
+          }
+        }
+      },
+      "RequestTimeout": {
+        "description": "The client did not send its headers, or its whole request, in time (the Limits of\ninfo.description); the connection is closed (addition to 1.0.0).\n",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            },
+            "examples": {
+              "requestTimeout": {
+                "summary": "A request that stopped arriving",
+                "value": {
+                  "error": 408,
+                  "message": "the request did not arrive in time"
+                }
+              }
+            }
+          }
+        }
+      },
+      "UriTooLong": {
+        "description": "A segment of the path is longer than 100 characters; the connection is closed\n(addition to 1.0.0).\n",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            },
+            "examples": {
+              "pathSegmentTooLong": {
+                "summary": "An id of 101 characters",
+                "value": {
+                  "error": 414,
+                  "message": "a path segment is longer than 100 characters"
+                }
+              }
+            }
+          }
+        }
+      },
+      "RequestHeaderFieldsTooLarge": {
+        "description": "The request line and headers together are larger than 16384 bytes; the connection is closed\n(addition to 1.0.0).\n",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            },
+            "examples": {
+              "headersTooLarge": {
+                "summary": "Headers over the limit",
+                "value": {
+                  "error": 431,
+                  "message": "the request line and headers are larger than 16384 bytes"
+                }
+              }
+            }
+          }
+        }
+      },
+      "InternalServerError": {
+        "description": "The server failed; the message says no more, and the server's log has the details under the\nanswer's `X-Request-Id`. Whether anything was changed is not known: read before retrying a\nchange (addition to 1.0.0).\n",
+        "headers": {
+          "RateLimit-Policy": {
+            "$ref": "#/components/headers/RateLimit-Policy"
+          },
+          "RateLimit": {
+            "$ref": "#/components/headers/RateLimit"
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            },
+            "examples": {
+              "internalError": {
+                "summary": "A failure inside the server",
+                "value": {
+                  "error": 500,
+                  "message": "internal server error"
+                }
+              }
+            }
+          }
+        }
+      },
       "StatusOk": {
         "description": "The instance is live, or ready (addition to 1.0.0).",
         "content": {
@@ -1173,12 +1398,14 @@ export const document = {
         ],
         "properties": {
           "name": {
-            "description": "The name of the plant",
-            "type": "string"
+            "description": "The name of the plant (its bound, 100 characters, is an addition to 1.0.0)",
+            "type": "string",
+            "maxLength": 100
           },
           "tag": {
-            "description": "Tag to specify the type",
-            "type": "string"
+            "description": "Tag to specify the type (its bound, 50 characters, is an addition to 1.0.0)",
+            "type": "string",
+            "maxLength": 50
           }
         }
       },

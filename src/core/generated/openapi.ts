@@ -165,9 +165,9 @@ export interface webhooks {
 export interface components {
     schemas: {
         Plant: {
-            /** @description The name of the plant */
+            /** @description The name of the plant (its bound, 100 characters, is an addition to 1.0.0) */
             name: string;
-            /** @description Tag to specify the type */
+            /** @description Tag to specify the type (its bound, 50 characters, is an addition to 1.0.0) */
             tag?: string;
         };
         NewPlant: components["schemas"]["Plant"] & {
@@ -194,6 +194,70 @@ export interface components {
         };
     };
     responses: {
+        /**
+         * @description The operation's path does not take the method the request used; `Allow` lists the methods
+         *     it takes (addition to 1.0.0). Answered before the request is counted against a limit.
+         */
+        MethodNotAllowed: {
+            headers: {
+                Allow: components["headers"]["Allow"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description The client did not send its headers, or its whole request, in time (the Limits of
+         *     info.description); the connection is closed (addition to 1.0.0).
+         */
+        RequestTimeout: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description A segment of the path is longer than 100 characters; the connection is closed
+         *     (addition to 1.0.0).
+         */
+        UriTooLong: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description The request line and headers together are larger than 16384 bytes; the connection is closed
+         *     (addition to 1.0.0).
+         */
+        RequestHeaderFieldsTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description The server failed; the message says no more, and the server's log has the details under the
+         *     answer's `X-Request-Id`. Whether anything was changed is not known: read before retrying a
+         *     change (addition to 1.0.0).
+         */
+        InternalServerError: {
+            headers: {
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The instance is live, or ready (addition to 1.0.0). */
         StatusOk: {
             headers: {
@@ -326,6 +390,11 @@ export interface components {
     requestBodies: never;
     headers: {
         /**
+         * @description The methods the path takes, separated by commas, on every 405 (addition to 1.0.0).
+         * @example GET, POST
+         */
+        Allow: string;
+        /**
          * @description The content codings a request body may be in: `identity` alone, on a `415` for a body in
          *     another (addition to 1.0.0).
          * @example identity
@@ -377,10 +446,10 @@ export interface operations {
                 limit?: number;
                 /**
                  * @description Where the page starts: copy it from the `Link` header of the page before
-                 *     (addition to 1.0.0).
+                 *     (addition to 1.0.0). At most 64 characters: the server makes none longer.
                  */
                 cursor?: string;
-                /** @description Only plants with exactly this tag (addition to 1.0.0). */
+                /** @description Only plants with exactly this tag (addition to 1.0.0); a tag is at most 50 characters. */
                 tag?: string;
             };
             header?: never;
@@ -413,7 +482,11 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -453,6 +526,8 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
             /**
              * @description A plant with this id already exists for this caller (addition to 1.0.0). Nothing is
              *     changed.
@@ -470,6 +545,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
             507: components["responses"]["InsufficientStorage"];
         };
@@ -503,7 +580,12 @@ export interface operations {
             400: components["responses"]["BadPlantId"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -550,9 +632,14 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
             507: components["responses"]["InsufficientStorage"];
         };
@@ -584,7 +671,12 @@ export interface operations {
             400: components["responses"]["BadPlantId"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
             507: components["responses"]["InsufficientStorage"];
         };
@@ -599,6 +691,10 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["StatusOk"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
         };
     };
     getReadiness: {
@@ -611,6 +707,10 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["StatusOk"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalServerError"];
             /**
              * @description The store did not answer in time (a database restarting or out of reach); the instance
              *     itself is alive, and answers `200` again by itself once the store does (addition to 1.0.0).

@@ -2,3 +2,6 @@
 
 /** The largest request body in bytes; a larger one is 413. */
 export const BODY_LIMIT = 65536
+
+/** The longest path segment in characters (Fastify's default maxParamLength); a longer one is 414. */
+export const PATH_SEGMENT_LIMIT = 100

@@ -11,7 +11,8 @@ export function unrouted(operations: OperationEntry[]): (method: string, path: s
   return (method, path) => {
     const known = paths.find((candidate) => candidate.pattern.test(path))
     if (known) {
-      return new HttpError(405, `method ${method} is not allowed on ${path}`, {
+      // The same words on every path, so that the document's one example is each path's answer.
+      return new HttpError(405, `method ${method} is not allowed on this path; Allow lists those it takes`, {
         allow: known.allow.join(', '),
       })
     }

@@ -4,11 +4,11 @@ import { randomUUID } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
 import { STATUS_CODES } from 'node:http'
 import type { Duplex } from 'node:stream'
-import { errorBody, HttpError } from '@plant-store/core'
+import { errorBody, HttpError, PATH_SEGMENT_LIMIT } from '@plant-store/core'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 
-/** Fastify's default for how long a path parameter may be; a longer one is refused before routing. */
-export const MAX_PARAM_LENGTH = 100
+/** How long a path parameter may be (the document's Limits); a longer one is refused before routing. */
+export const MAX_PARAM_LENGTH = PATH_SEGMENT_LIMIT
 
 // What helmet puts on every routed answer (plugins/external/security-headers.ts); a refusal before
 // routing runs no hook, so it carries them itself.
