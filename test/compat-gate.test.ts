@@ -44,19 +44,9 @@ const REPLACE = at('/paths', '/plants/{id}', 'put')
 const JSON_BODY = 'requestBody/content/application~1json/schema'
 
 describe('three real edits of spec/openapi.yaml', () => {
-  it('the document as it stands breaks nothing the changelog does not allow under its new major', async () => {
+  it('the document as it stands changes nothing against the last release', async () => {
     const current = await loadSpec(specPath)
-    const changes = diffDocuments(base.dereferenced, current.dereferenced)
-    const verdict = applyPolicy({
-      base: base.document,
-      head: current.document,
-      changes,
-      changelog: readFileSync(changelogPath, 'utf8'),
-    })
-    expect(verdict.problems).toEqual([])
-    // The bounds on strings are the only breaking changes, each listed by its pointer.
-    expect(new Set(breaking(changes).map((c) => c.rule))).toEqual(new Set(['request-bound-narrowed']))
-    expect(verdict.changes.filter((c) => c.class === 'breaking' && !c.allowedBy)).toEqual([])
+    expect(breaking(diffDocuments(base.dereferenced, current.dereferenced))).toEqual([])
   })
 
   it('making `tag` required in Plant is breaking: createPlant and replacePlant refuse bodies without it', () => {
@@ -70,9 +60,8 @@ describe('three real edits of spec/openapi.yaml', () => {
     // The same edit seen from the responses is safe: a client reading a plant always gets a tag now.
     expect(changes.filter((c) => c.rule === 'response-property-required').length).toBeGreaterThan(0)
     const verdict = applyPolicy({ base: base.document, head: doc, changes, changelog: undefined })
-    // The draft's major is already above the release's: what is missing is the changelog.
     expect(verdict.problems.join('\n')).toMatch(
-      /2 breaking changes are not allowed: .*list each under "## 2\.0\.0"/,
+      /2 breaking changes are not allowed: raise info.version's major/,
     )
   })
 
@@ -247,10 +236,7 @@ describe('the released documents and the changelog', () => {
   })
 
   it('the changelog’s own example allows nothing', () => {
-    // The example, in a fenced block, removes createPlant's 409; the real 2.0.0 section does not.
-    const entries = parseChangelog(readFileSync(changelogPath, 'utf8')).get('2.0.0') ?? []
-    expect(entries.length).toBeGreaterThan(0)
-    expect(entries.filter((e) => e.rules.includes('response-status-removed'))).toEqual([])
+    expect(parseChangelog(readFileSync(changelogPath, 'utf8')).get('2.0.0')).toBeUndefined()
   })
 })
 

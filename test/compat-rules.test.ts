@@ -434,6 +434,13 @@ const pairs: Pair[] = [
     pointer: `${REQ}/properties/name`,
   },
   {
+    rule: 'request-bound-unreachable',
+    title: 'a maxLength no body within the body limit can reach',
+    breaking: (d) => set(d, `${REQ}/properties/name/maxLength`, 20),
+    nonBreaking: (d) => set(d, `${REQ}/properties/note/maxLength`, 65536),
+    pointer: `${REQ}/properties/note`,
+  },
+  {
     rule: 'request-bound-narrowed',
     title: 'a parameter’s minimum raised',
     breaking: (d) => set(d, `${GET}/parameters/0/schema/minimum`, 5),

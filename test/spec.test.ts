@@ -9,9 +9,9 @@ import { dereference, isSecured, loadSpec, type SecurityRequirement, specPath } 
 const { document, operations } = await loadSpec(specPath, { validate: true })
 
 describe('spec/openapi.yaml', () => {
-  it('is a valid OpenAPI 3.1.0 document: Plant Store 2.0.0 under MIT, with global bearer auth', () => {
+  it('is a valid OpenAPI 3.1.0 document: Plant Store 1.0.0 under MIT, with global bearer auth', () => {
     expect(document.openapi).toBe('3.1.0')
-    expect(document.info).toMatchObject({ title: 'Plant Store', version: '2.0.0', license: { name: 'MIT' } })
+    expect(document.info).toMatchObject({ title: 'Plant Store', version: '1.0.0', license: { name: 'MIT' } })
     expect(document.security).toEqual([{ bearerAuth: [] }])
     expect(document.components?.securitySchemes?.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' })
   })

@@ -1,7 +1,14 @@
 // Compares two dereferenced OpenAPI 3.1 documents, operation by operation, and names each change by a
 // rule of rules.ts with the JSON pointer where it happened.
 import { isDeepStrictEqual } from 'node:util'
-import { type Document, isSecured, listOperations, type OperationEntry } from '../../scripts/lib/spec.js'
+import {
+  BODY_LIMIT,
+  type Document,
+  HEADER_LIMIT,
+  isSecured,
+  listOperations,
+  type OperationEntry,
+} from '../../scripts/lib/spec.js'
 import { at } from './pointer.js'
 import type { RuleId } from './rules.js'
 
@@ -97,6 +104,16 @@ const facetRules: Record<Facet, Record<Direction, Record<Kind, RuleId>>> = {
       widened: 'response-constraint-widened',
     },
   },
+}
+
+/**
+ * The longest string a request can carry at a pointer: a body's is bounded by the body limit, a
+ * parameter's by the request line's; a maxLength at or past it refuses nothing that can arrive.
+ */
+function reach(pointer: string): number {
+  if (pointer.includes('/requestBody/')) return BODY_LIMIT
+  if (pointer.includes('/parameters/')) return HEADER_LIMIT
+  return Number.POSITIVE_INFINITY
 }
 
 const isNode = (value: unknown): value is Node =>
@@ -505,6 +522,10 @@ class OperationDiff {
       if (x === y || (typeof x !== 'number' && x !== undefined) || (typeof y !== 'number' && y !== undefined))
         continue
       const tighter = y === undefined ? false : x === undefined ? true : lower ? y > x : y < x
+      if (tighter && direction === 'request' && keyword === 'maxLength' && (y ?? 0) >= reach(pointer)) {
+        this.report('request-bound-unreachable', pointer, `${keyword} ${show(x)} → ${show(y)}`)
+        continue
+      }
       facet('bound', tighter ? 'narrowed' : 'widened', `${keyword} ${show(x)} → ${show(y)}`)
     }
     if (!isDeepStrictEqual(b.default, h.default))

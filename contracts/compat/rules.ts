@@ -168,6 +168,12 @@ export const rules = {
     who: both,
   },
   'request-bound-widened': { description: 'a request bound widened', class: 'non-breaking', who: both },
+  'request-bound-unreachable': {
+    description:
+      'a maxLength added or lowered on a request string, at or past what a request can carry there (the body limit, or the request line limit for a parameter): no request that can arrive is refused by it',
+    class: 'non-breaking',
+    who: both,
+  },
   'request-additional-properties-narrowed': {
     description: 'a request schema refuses fields it does not name, where it accepted them',
     class: 'breaking',

@@ -8,7 +8,7 @@ export { bearerToken, challenge, tokenInvalid, tokenRequired } from './lib/beare
 export { type ErrorBody, errorBody, HttpError } from './lib/errors.js'
 export { INT64_MAX, INT64_MIN, integerText, isInt64 } from './lib/int64.js'
 export { isUnicodeText, parseJsonBody } from './lib/json-body.js'
-export { BODY_LIMIT, PATH_SEGMENT_LIMIT } from './lib/limits.js'
+export { BODY_LIMIT, HEADER_LIMIT, PATH_SEGMENT_LIMIT } from './lib/limits.js'
 export { nextAddress, nextLink } from './lib/link.js'
 export { unrouted } from './lib/unrouted.js'
 export { type Check, createAjv, type SchemaDef, validatorCompiler } from './lib/validation.js'

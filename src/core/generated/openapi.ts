@@ -165,9 +165,15 @@ export interface webhooks {
 export interface components {
     schemas: {
         Plant: {
-            /** @description The name of the plant (its bound, 100 characters, is an addition to 1.0.0) */
+            /**
+             * @description The name of the plant (its bound, 65536 characters, is an addition to 1.0.0: the request
+             *     body's, so no longer name can arrive)
+             */
             name: string;
-            /** @description Tag to specify the type (its bound, 50 characters, is an addition to 1.0.0) */
+            /**
+             * @description Tag to specify the type (its bound, 65536 characters, is an addition to 1.0.0: the request
+             *     body's, so no longer tag can arrive)
+             */
             tag?: string;
         };
         NewPlant: components["schemas"]["Plant"] & {
@@ -446,10 +452,14 @@ export interface operations {
                 limit?: number;
                 /**
                  * @description Where the page starts: copy it from the `Link` header of the page before
-                 *     (addition to 1.0.0). At most 64 characters: the server makes none longer.
+                 *     (addition to 1.0.0). Its bound, 16384 characters, is the request line's: no longer
+                 *     cursor can arrive (`431`).
                  */
                 cursor?: string;
-                /** @description Only plants with exactly this tag (addition to 1.0.0); a tag is at most 50 characters. */
+                /**
+                 * @description Only plants with exactly this tag (addition to 1.0.0). Its bound, 16384 characters, is the
+                 *     request line's: no longer tag can arrive in a query (`431`).
+                 */
                 tag?: string;
             };
             header?: never;
