@@ -1,6 +1,7 @@
 // `npm run bench [-- --quick]`: loads the real server (dist/) and a bare-Fastify baseline in alternation,
 // plus Prism for reference, and the server again with 1,000,000 plants stored; then kill -9 under writes
-// must lose no acknowledged plant; where PostgreSQL is installed, the server on PostgreSQL with one and
+// must lose no acknowledged plant; createPlant with a newPlant subscription against one without, and the
+// events' delay to a receiver on this machine under that load; where PostgreSQL is installed, the server on PostgreSQL with one and
 // with two instances, and at 1,000 and 1,000,000 plants. Prints Markdown tables and writes the full
 // figures to reports/.
 // Options are listed in parseArgs below; bench/README.md explains the run and its columns.
@@ -21,6 +22,7 @@ import { collectPages, createPlant, getPlant, listPages } from './requests.js'
 import { runScenario, type Scenario, type Target } from './scenarios.js'
 import { fillPostgresStore, fillStore } from './store.js'
 import { measureVerify, type VerifyResult } from './verify.js'
+import { type DeliveryLatency, measureDelivery, type WebhookResult } from './webhooks.js'
 
 const root = repoRoot
 const began = performance.now()
@@ -111,6 +113,7 @@ async function startServer(
   store: string,
   profiled: boolean,
   script?: string,
+  env: Record<string, string> = {},
 ): Promise<Started> {
   const profile = profiled && args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []
   const command = commands.server({
@@ -122,6 +125,7 @@ async function startServer(
       DATABASE_URL: databaseUrl,
       AUTH_TOKENS: `${READER.principal}:${READER.token},${WRITER.principal}:${WRITER.token}`,
       ...keySet.env(),
+      ...env,
     },
     logFile: join(dir, `server-${++logCount}.log`),
   })
@@ -153,6 +157,7 @@ const wanted = (name: string) =>
 let durability: DurabilityResult | undefined
 let inProcess: HandlersResult | undefined
 let verified: VerifyResult | undefined
+let webhooks: WebhookResult | undefined
 let cluster: Cluster | undefined
 let postgresGrowth: Growth[] = []
 let failure: unknown
@@ -244,6 +249,47 @@ try {
   ]
   for (const scenario of scenarios)
     if (wanted(scenario.name)) rows.push(...(await runScenario(scenario, settings)))
+
+  if (wanted('webhooks')) {
+    console.error('  webhooks: createPlant with a newPlant subscription against one without, then the delay')
+    const receiver = await startOther({
+      name: 'webhook receiver',
+      command: process.execPath,
+      args: ['--import', 'tsx', join(root, 'bench', 'webhook-receiver.ts')],
+      listening: commands.serverListening,
+    })
+    // Both fresh, so that neither's store has grown more than the other's.
+    const plain = await startServer(`sqlite:${join(dir, 'hooks-off.db')}`, 'webhooks off', true)
+    const hooked = await startServer(`sqlite:${join(dir, 'hooks-on.db')}`, 'webhooks on', true, undefined, {
+      WEBHOOK_ENDPOINTS: `${WRITER.principal}=${receiver.url}/hooks`,
+      WEBHOOK_SECRET: `whsec_${Buffer.from('the benchmark secret, 32 bytes..').toString('base64')}`,
+      // Saturating load may create faster than events go out: measured as delay, not refused with 503.
+      WEBHOOK_MAX_PENDING: '100000000',
+    })
+    rows.push(
+      ...(await runScenario(
+        {
+          name: 'createPlant, newPlant webhook',
+          targets: [
+            { name: 'no subscription', process: plain, requests: () => createPlant(WRITER.token) },
+            { name: 'subscribed, receiver here', process: hooked, requests: () => createPlant(WRITER.token) },
+          ],
+        },
+        settings,
+      )),
+    )
+    webhooks = await measureDelivery({
+      url: hooked.url,
+      pid: hooked.pid,
+      receiver: receiver.url,
+      token: WRITER.token,
+      load: createPlant(WRITER.token),
+      connections: settings.connections,
+      duration: quick ? 1 : settings.duration * 3,
+      probes: quick ? 5 : 100,
+    })
+    for (const process of [plain, hooked, receiver]) await process.stop()
+  }
 
   if (wanted('handlers')) {
     console.error('  handlers: the in-process handlers, import to first answer and per answer')
@@ -377,6 +423,7 @@ try {
     durability,
     handlers: inProcess,
     verify: verified,
+    webhooks,
     profiles: args['cpu-prof'] ? profileDir : undefined,
     totalSeconds: seconds,
   }
@@ -396,6 +443,20 @@ try {
         `a bare sequential fetch loop in the same run: ${verified.baseline.perSecond.toFixed(0)} a second, ` +
         `${verified.baseline.cpuUsPerRequest.toFixed(0)} µs CPU per request (ratio ${verified.ratio.perSecond.toFixed(2)} in rate, ` +
         `${verified.ratio.cpuPerRequest.toFixed(2)} in CPU); ${verified.seconds.toFixed(1)} s in all.`,
+    )
+  }
+  if (webhooks) {
+    const cost = rowOf('createPlant, newPlant webhook', 'subscribed, receiver here')
+    const { idle, loaded, halfLoad } = webhooks
+    const ms = (l: DeliveryLatency) => `median ${l.medianMs.toFixed(1)} ms, p90 ${l.p90Ms.toFixed(1)} ms`
+    console.log(
+      `newPlant webhook: createPlant subscribed, CPU per request ×${cost?.cpuRatio?.toFixed(2)} and req/s ` +
+        `×${cost?.ratio?.toFixed(2)} of the same server without a subscription; a backlog of events drained at ` +
+        `${webhooks.drainPerSecond.toFixed(0)} a second. Delivery to a receiver on this machine, from the create's ` +
+        `answer to the event's arrival: ${ms(idle)} with no other load (${idle.probes} probes); ` +
+        `${ms(halfLoad)} beside createPlant at a steady ${halfLoad.loadRps.toFixed(0)} req/s (${halfLoad.probes} probes); ` +
+        `${ms(loaded)} beside saturating createPlant load at ${loaded.loadRps.toFixed(0)} req/s (${loaded.probes} probes), ` +
+        `a queue's delay; ${webhooks.eventsReceived} events received in all.`,
     )
   }
   writeFileSync(reportFile, `${JSON.stringify(report, null, 2)}\n`)
@@ -419,6 +480,8 @@ try {
   if (durability?.integrity !== undefined && durability.integrity !== 'ok') {
     throw new Error(`durability: PRAGMA integrity_check after kill -9 says ${durability.integrity}`)
   }
+  const lost = webhooks ? webhooks.idle.missing + webhooks.loaded.missing + webhooks.halfLoad.missing : 0
+  if (lost > 0) throw new Error(`webhooks: ${lost} probe creates' events never arrived`)
   if (verified && verified.failures > 0)
     throw new Error(`verify: ${verified.failures} answers departed from the document`)
   if (durability && durability.acknowledged === 0) {

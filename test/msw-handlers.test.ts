@@ -1,9 +1,10 @@
 // The in-process handlers in Node, as a frontend team's test uses them (setupServer): the stateful
 // mode behaves and words its errors as the server does, the examples mode serves the document's
-// examples with Prism's rules, and delay, network error and one-shot overrides work in both.
+// examples with Prism's rules, delay, network error and one-shot overrides work in both, and a test's
+// function gets the newPlant event of each create answered 200, and of no other.
 
 import { nextAddress } from '@plant-store/core'
-import { createPlantStoreHandlers } from '@plant-store/msw'
+import { createPlantStoreHandlers, type NewPlant } from '@plant-store/msw'
 import { setupServer } from 'msw/node'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { ALICE, build } from './helpers/build.js'
@@ -17,11 +18,19 @@ vi.stubGlobal('location', { href: 'http://app.test/shop/cart?item=1' })
 const relative = createPlantStoreHandlers({ baseUrl: '/api/v1' })
 vi.unstubAllGlobals()
 const slash = createPlantStoreHandlers({ baseUrl: 'http://slash.test/v1/' })
+// Events of a listener given as an option: kept through reset().
+const HOOKED = 'http://hooked.test'
+const optionEvents: [NewPlant, string][] = []
+const hooked = createPlantStoreHandlers({
+  baseUrl: HOOKED,
+  onNewPlant: (plant, principal) => optionEvents.push([plant, principal]),
+})
 const server = setupServer(
   ...stateful.handlers,
   ...examples.handlers,
   ...relative.handlers,
   ...slash.handlers,
+  ...hooked.handlers,
 )
 
 // 'error': a request that leaves the handlers (a Link that drops the base's path) fails, not goes out.
@@ -240,5 +249,74 @@ describe('in both modes', () => {
     stateful.store.failNext('getPlant', 'network-error')
     await expect(fetch(`${BASE}/plants/500`, { headers: auth() })).rejects.toThrow(TypeError)
     expect(() => stateful.store.failNext('noSuchOperation')).toThrow(/no operation/)
+  })
+})
+
+describe('the newPlant event', () => {
+  const post = (base: string, body: string, token?: string, headers: Record<string, string> = {}) => {
+    const init = json(body, token)
+    return fetch(`${base}/plants`, { method: 'POST', ...init, headers: { ...init.headers, ...headers } })
+  }
+
+  it('calls a subscriber once per create answered 200, with the plant as the webhook body, id exact', async () => {
+    const events: [NewPlant, string][] = []
+    stateful.store.subscribe('newPlant', (plant, principal) => events.push([plant, principal]))
+    const id = '9223372036854775807'
+    const statuses = [
+      (await post(BASE, `{"id":${id},"name":"Max","tag":"tree"}`)).status,
+      // Refused: a repeat, an id as a string, no name, no token, and an override.
+      (await post(BASE, `{"id":${id},"name":"Again"}`)).status,
+      (await post(BASE, '{"id":"7","name":"Mint"}')).status,
+      (await post(BASE, '{"id":8}')).status,
+      (await fetch(`${BASE}/plants`, { method: 'POST', body: '{"id":9,"name":"Sage"}' })).status,
+    ]
+    stateful.store.failNext('createPlant', { status: 500 })
+    statuses.push((await post(BASE, '{"id":10,"name":"Thyme"}')).status)
+    await expect(
+      post(BASE, '{"id":11,"name":"Dill"}', 'token-a', { prefer: 'network-error' }),
+    ).rejects.toThrow(TypeError)
+    // A replace and a delete announce nothing; another token's create is its own principal's.
+    statuses.push((await fetch(`${BASE}/plants/${id}`, { method: 'PUT', ...json('{"name":"Elm"}') })).status)
+    statuses.push((await fetch(`${BASE}/plants/${id}`, { method: 'DELETE', headers: auth() })).status)
+    statuses.push((await post(BASE, '{"id":1e18,"name":"Fern"}', 'token-b')).status)
+    expect(statuses).toEqual([200, 409, 400, 400, 401, 500, 200, 204, 200])
+    // toStrictEqual: an untagged plant has no tag key at all, as the webhook body has none.
+    expect(events).toStrictEqual([
+      [{ id: 9223372036854775807n, name: 'Max', tag: 'tree' }, 'token-a'],
+      [{ id: 1000000000000000000n, name: 'Fern' }, 'token-b'],
+    ])
+  })
+
+  it('stops calling a subscriber once unsubscribed, or after reset(); an onNewPlant option stays', async () => {
+    const events: bigint[] = []
+    const unsubscribe = stateful.store.subscribe('newPlant', (plant) => events.push(plant.id))
+    expect((await post(BASE, '{"id":600,"name":"One"}')).status).toBe(200)
+    unsubscribe()
+    expect((await post(BASE, '{"id":601,"name":"Two"}')).status).toBe(200)
+    stateful.store.subscribe('newPlant', (plant) => events.push(plant.id))
+    await stateful.store.reset()
+    expect((await post(BASE, '{"id":602,"name":"Three"}')).status).toBe(200)
+    expect(events).toEqual([600n])
+
+    optionEvents.length = 0
+    expect((await post(HOOKED, '{"id":700,"name":"Kept"}')).status).toBe(200)
+    await hooked.store.reset()
+    expect((await post(HOOKED, '{"id":701,"name":"Still"}')).status).toBe(200)
+    expect(optionEvents.map(([plant]) => plant.id)).toEqual([700n, 701n])
+    expect(() => stateful.store.subscribe('oldPlant' as 'newPlant', () => {})).toThrow(/no event/)
+  })
+
+  it('in examples mode, announces the create the example answers 200, and none that Prefer refuses', async () => {
+    const events: NewPlant[] = []
+    const unsubscribe = examples.store.subscribe('newPlant', (plant) => events.push(plant))
+    try {
+      expect((await post(EXAMPLES, '{"id":9007199254740993,"name":"Oak"}')).status).toBe(200)
+      expect((await post(EXAMPLES, '{"id":3,"name":"Elm"}', 'token-a', { prefer: 'code=409' })).status).toBe(
+        409,
+      )
+      expect(events).toStrictEqual([{ id: 9007199254740993n, name: 'Oak' }])
+    } finally {
+      unsubscribe()
+    }
   })
 })

@@ -86,6 +86,16 @@ describe('plant-store-verify', () => {
     ])
     expect(unknown.exit).toBe(2)
     expect(unknown.output).toMatch(/unknown layer everything/)
+    const base = ['--base-url', 'http://127.0.0.1:9', '--token', 'a', '--token', 'b']
+    const noSecret = await run([...base, '--webhook-listen', '0'])
+    expect([noSecret.exit, noSecret.output]).toEqual([2, expect.stringMatching(/needs the secret/)])
+    const noReceiver = await run([...base, '--webhook-secret', 'whsec_AAAA'])
+    expect([noReceiver.exit, noReceiver.output]).toEqual([
+      2,
+      expect.stringMatching(/go with --webhook-listen/),
+    ])
+    const badPort = await run([...base, '--webhook-listen', '70000', '--webhook-secret', 'whsec_AAAA'])
+    expect([badPort.exit, badPort.output]).toEqual([2, expect.stringMatching(/port from 0 to 65535/)])
     const port = await closedPort()
     const nothing = await run(['--base-url', `http://127.0.0.1:${port}`, '--token', 'a', '--token', 'b'])
     expect(nothing.exit).toBe(2)

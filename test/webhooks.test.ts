@@ -9,12 +9,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { promisify } from 'node:util'
+import { verifyNewPlant, WebhookVerificationError } from '@plant-store/verify/webhooks'
 import { Webhook } from 'standardwebhooks'
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest'
-import { loadConfig, type WebhookConfig } from '../src/server/config.js'
+import { loadConfig, SANDBOX_WEBHOOK_SECRET, type WebhookConfig } from '../src/server/config.js'
 import { retryDelay } from '../src/server/plugins/app/webhooks.js'
 import { signer } from '../src/server/webhooks/signing.js'
-import { verifyNewPlant, WebhookVerificationError } from '../src/server/webhooks/verify.js'
 import { ALICE, BOB, build } from './helpers/build.js'
 import { postgresCluster, postgresMissing } from './helpers/postgres.js'
 import { type ServerProcess, startServer } from './helpers/server-process.js'
@@ -203,6 +203,87 @@ describe('the newPlant webhook', () => {
       (await app.inject({ method: 'POST', url: '/plants', ...json('{"id":2,"name":"Fern"}', BOB) }))
         .statusCode,
     ).toBe(200)
+  })
+})
+
+describe('the sandbox’s newPlant webhook', () => {
+  const sandboxEnv = (url: string) => ({
+    SANDBOX: 'true',
+    // A token: the sandbox's principals are its tokens.
+    WEBHOOK_ENDPOINTS: `configured-token=${url}`,
+    WEBHOOK_POLL_MS: '20',
+  })
+  const as = (token: string, named?: string) => ({
+    authorization: `Bearer ${token}`,
+    ...(named === undefined ? {} : { 'sandbox-webhook-url': named }),
+  })
+
+  it('sends to WEBHOOK_ENDPOINTS and to the URL a caller names for its token, never for a seeded plant', async () => {
+    const configured = await receiver()
+    const named = await receiver()
+    const app = await build(sandboxEnv(configured.url))
+    // The configured token's first request seeds its store: no event for the seeds.
+    expect(
+      (await app.inject({ method: 'GET', url: '/plants', headers: as('configured-token') })).statusCode,
+    ).toBe(200)
+    const create = (token: string, body: string, url?: string) =>
+      app.inject({ method: 'POST', url: '/plants', ...json(body, as(token, url)) })
+    expect((await create('configured-token', `{"id":${BIG_ID},"name":"Oak"}`)).statusCode).toBe(200)
+    // A caller names its URL on any request; it holds for the token's later creates.
+    expect(
+      (await app.inject({ method: 'GET', url: '/plants/1', headers: as('caller-token', named.url) }))
+        .statusCode,
+    ).toBe(200)
+    expect((await create('caller-token', '{"id":11,"name":"Sage","tag":"herb"}')).statusCode).toBe(200)
+    expect((await create('caller-token', '{"id":11,"name":"Again"}')).statusCode).toBe(409)
+    // A token's very first request, a create naming the URL: its seeds announced to no one, its plant is.
+    expect((await create('fresh-token', '{"id":12,"name":"Dill"}', named.url)).statusCode).toBe(200)
+    // A token that named nothing: nothing stored, nothing sent.
+    expect((await create('silent-token', '{"id":13,"name":"Mint"}')).statusCode).toBe(200)
+    const refused = await create('other-token', '{"id":14,"name":"Rue"}', 'ftp://example.test/hooks')
+    expect(refused.statusCode).toBe(400)
+    expect(refused.json()).toMatchObject({
+      error: 400,
+      message: expect.stringMatching(/Sandbox-Webhook-Url/),
+    })
+
+    await until('the events', () => configured.received.length >= 1 && named.received.length >= 2)
+    await until('the outbox emptied', async () => (await app.outbox.stats()).pending === 0)
+    expect(configured.received.map((r) => r.body)).toEqual([`{"id":${BIG_ID},"name":"Oak"}`])
+    expect(named.received.map((r) => r.body).sort()).toEqual([
+      '{"id":11,"name":"Sage","tag":"herb"}',
+      '{"id":12,"name":"Dill"}',
+    ])
+    // Signed with the published sandbox secret, as the docs say, when WEBHOOK_SECRET is not set.
+    for (const r of [...configured.received, ...named.received])
+      expect(verifyNewPlant(r.body, r.headers, SANDBOX_WEBHOOK_SECRET).name).toMatch(/^(Oak|Sage|Dill)$/)
+    expect(
+      verifyNewPlant(
+        configured.received[0]?.body ?? '',
+        configured.received[0]?.headers ?? {},
+        SANDBOX_WEBHOOK_SECRET,
+      ).id,
+    ).toBe(BigInt(BIG_ID))
+  })
+
+  it('signs with WEBHOOK_SECRET when it is set, and a caller’s URL replaces the configured one for its token', async () => {
+    const configured = await receiver()
+    const named = await receiver()
+    const app = await build({ ...sandboxEnv(configured.url), WEBHOOK_SECRET: SECRET })
+    const created = await app.inject({
+      method: 'POST',
+      url: '/plants',
+      ...json('{"id":21,"name":"Yew"}', as('configured-token', named.url)),
+    })
+    expect(created.statusCode).toBe(200)
+    await until('the event', () => named.received.length >= 1)
+    await until('the outbox emptied', async () => (await app.outbox.stats()).pending === 0)
+    expect(configured.received).toHaveLength(0)
+    const [event] = named.received as [Received]
+    expect(verifyNewPlant(event.body, event.headers, SECRET)).toEqual({ id: 21n, name: 'Yew' })
+    expect(() => verifyNewPlant(event.body, event.headers, SANDBOX_WEBHOOK_SECRET)).toThrow(
+      WebhookVerificationError,
+    )
   })
 })
 

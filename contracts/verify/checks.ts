@@ -14,6 +14,8 @@ export const CHECKS = {
   create_read_back: 'a created plant reads back exactly as sent, its id digit for digit',
   principal_isolation: 'one principal never sees or changes the other’s plants',
   example_conformance: 'a success answer to a named request example is that example’s response',
+  webhook_conformance:
+    'one signed newPlant event per create answered 200 and none for another answer, its body the document’s, its id digit for digit',
 } as const
 
 export type CheckName = keyof typeof CHECKS
@@ -21,6 +23,8 @@ export const CHECK_NAMES = Object.keys(CHECKS) as CheckName[]
 
 // Most specific first: a problem text is matched against these in order.
 const RULES: [RegExp, CheckName][] = [
+  // The webhook receiver words each of its problems so: nothing else does.
+  [/^event: /, 'webhook_conformance'],
   [/isolation between principals is broken|the other principal/, 'principal_isolation'],
   [/www-authenticate/i, 'www_authenticate_on_401'],
   [/reads back/, 'create_read_back'],

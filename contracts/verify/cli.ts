@@ -33,6 +33,12 @@ plants they already own are read first and left as they were, and the run delete
   --any-token            the server makes a principal of any token (a sandbox): a token no
                          principal holds is not tried
   --rate N               at most N requests a second (a 429 is always waited out by its Retry-After)
+  --webhook-listen PORT  also judge the newPlant events the server sends during the run: a receiver
+                         listens on 127.0.0.1:PORT (0: any free port; its URL is printed). You
+                         configure the server under test, before the run, to send both principals'
+                         events to http://127.0.0.1:PORT/ (the kit's server: WEBHOOK_ENDPOINTS)
+  --webhook-secret S     the whsec_… secret the server signs events with (or VERIFY_WEBHOOK_SECRET)
+  --webhook-wait SECONDS the longest wait after the requests for events still to come (default 30)
   --junit FILE           write a JUnit XML report
   --report FILE          write a Markdown report
   --help                 this text
@@ -68,6 +74,9 @@ function parse() {
       keep: { type: 'boolean' },
       'any-token': { type: 'boolean' },
       rate: { type: 'string' },
+      'webhook-listen': { type: 'string' },
+      'webhook-secret': { type: 'string' },
+      'webhook-wait': { type: 'string' },
       junit: { type: 'string' },
       report: { type: 'string' },
       help: { type: 'boolean' },
@@ -112,6 +121,20 @@ const seed = values.seed === undefined ? undefined : Number(values.seed)
 if (seed !== undefined && !Number.isSafeInteger(seed))
   usage(`--seed takes a whole number, not ${values.seed}`)
 
+const webhookSecret = values['webhook-secret'] ?? process.env.VERIFY_WEBHOOK_SECRET
+const webhookPort = values['webhook-listen']
+if (webhookPort !== undefined) {
+  const port = Number(webhookPort)
+  if (!/^\d+$/.test(webhookPort) || port > 65535)
+    usage(`--webhook-listen takes a port from 0 to 65535, not ${webhookPort}`)
+  if (!webhookSecret)
+    usage(
+      '--webhook-listen needs the secret the server signs with: --webhook-secret or VERIFY_WEBHOOK_SECRET',
+    )
+} else if (values['webhook-secret'] !== undefined || values['webhook-wait'] !== undefined)
+  usage('--webhook-secret and --webhook-wait go with --webhook-listen PORT')
+const webhookWait = positive('webhook-wait', values['webhook-wait'])
+
 const interactive = process.stderr.isTTY
 let lastProgress = 0
 try {
@@ -134,6 +157,17 @@ try {
     keep: values.keep ?? false,
     anyToken: values['any-token'] ?? false,
     ...(values.rate === undefined ? {} : { rate: positive('rate', values.rate) }),
+    ...(webhookPort === undefined
+      ? {}
+      : {
+          webhook: {
+            port: Number(webhookPort),
+            secret: webhookSecret as string,
+            ...(webhookWait === undefined ? {} : { waitMs: webhookWait * 1000 }),
+          },
+          // Said at once, whatever the terminal: with port 0 it is the only way to learn the address.
+          onWebhookReceiver: (url: string) => console.error(`receiving newPlant events at ${url}`),
+        }),
     command: `plant-store-verify --base-url ${baseUrl}`,
     onProgress: (line) => {
       // A progress line on a terminal only, at most a few times a second; CI logs get the result.

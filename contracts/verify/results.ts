@@ -5,9 +5,11 @@ import { type CheckName, checkOf } from './checks.js'
 
 export type Layer = 'examples' | 'generated' | 'stateful' | 'security'
 export const LAYERS: Layer[] = ['examples', 'generated', 'stateful', 'security']
+/** Where a judged answer came from: a layer's requests, or the events the webhook receiver took. */
+export type Source = Layer | 'webhooks'
 
 export interface Failure {
-  layer: Layer
+  layer: Source
   operationId: string
   check: CheckName
   /** The case, as the layer names it. */
@@ -20,7 +22,7 @@ export interface Failure {
 }
 
 export interface Judged {
-  layer: Layer
+  layer: Source
   operationId: string
   /** The checks this answer was judged by. */
   checks: CheckName[]

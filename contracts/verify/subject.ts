@@ -20,6 +20,8 @@ export class Subject {
   waitedMs = 0
   limited = 0
   private nextAt = 0
+  /** Told of every request and the answer it finally got (after any 429s): the webhook receiver notes creates. */
+  observer: ((request: RequestSpec, authorization: string | undefined, answer: Answer) => void) | undefined
 
   private readonly origin: string
   /** The base URL's path, without its last slash: '' for a server at the root. */
@@ -68,7 +70,10 @@ export class Subject {
         authorization,
         extraHeaders,
       )
-      if (answer.status !== 429 || attempt >= RETRIES_AFTER_429) return answer
+      if (answer.status !== 429 || attempt >= RETRIES_AFTER_429) {
+        this.observer?.(request, authorization, answer)
+        return answer
+      }
       const seconds = Number(answer.headers['retry-after'])
       const wait = Math.min(Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : 1000, LONGEST_WAIT_MS)
       this.limited++

@@ -18,6 +18,7 @@ import { runSecurity } from './layers/security.js'
 import { runStateful } from './layers/stateful.js'
 import { LAYERS, type Layer, Results } from './results.js'
 import { type OwnedPlant, Subject } from './subject.js'
+import { type WebhookOptions, WebhookReceiver } from './webhook-receiver.js'
 
 export interface VerifyOptions {
   baseUrl: string
@@ -46,6 +47,13 @@ export interface VerifyOptions {
   replayPath?: string
   /** The whole run's bound; a run that reaches it says how far it got. */
   timeLimitMs?: number
+  /**
+   * Judge the newPlant events the server sends during the run: a receiver listens on 127.0.0.1 at this
+   * port (0: any), and the server must be set up to send both principals' events to it.
+   */
+  webhook?: WebhookOptions
+  /** Told the receiver's URL once it listens. */
+  onWebhookReceiver?: (url: string) => void
   /** How a failure's replay command starts, e.g. `npx plant-store-verify --base-url …`. */
   command?: string
   onProgress?: (line: string) => void
@@ -101,12 +109,43 @@ export async function verify(options: VerifyOptions): Promise<Results> {
     seed,
   }
   const subject = new Subject(options.baseUrl, options.tokens, options.rate)
+  let receiver: WebhookReceiver | undefined
+  if (options.webhook) {
+    if (!/^whsec_[A-Za-z0-9+/]+={0,2}$/.test(options.webhook.secret))
+      throw new VerifyUsageError('the webhook secret must be whsec_ followed by base64')
+    try {
+      receiver = await WebhookReceiver.start(options.webhook, loaded, options.tokens)
+    } catch (error) {
+      throw new VerifyUsageError(`cannot receive webhooks: ${(error as Error).message}`)
+    }
+    subject.observer = receiver.observe.bind(receiver)
+    options.onWebhookReceiver?.(receiver.url)
+  }
+  try {
+    return await run(options, settings, loaded, subject, selected, receiver)
+  } finally {
+    // Closed by finish() after a run; here after one that threw.
+    await receiver?.close()
+  }
+}
+
+async function run(
+  options: VerifyOptions,
+  settings: Context['options'],
+  loaded: LoadedDocument,
+  subject: Subject,
+  selected: Set<CheckName>,
+  receiver: WebhookReceiver | undefined,
+): Promise<Results> {
+  const { seed } = settings
   const results = new Results(
     [
       ...loaded.operations.map((entry) => ({
         operationId: entry.operationId,
         statuses: documentedStatuses(entry),
       })),
+      // Events are judged, not answers: no status of theirs is to be exercised.
+      ...(receiver ? [{ operationId: receiver.operationId, statuses: [] }] : []),
     ],
     selected,
   )
@@ -146,6 +185,13 @@ export async function verify(options: VerifyOptions): Promise<Results> {
   if (layers.includes('stateful')) {
     if (options.readOnly) results.notes.push('stateful sequences: not run, they change plants (--read-only)')
     else await runStateful(context)
+  }
+  if (receiver) {
+    context.progress('waiting for the newPlant events still to come')
+    const { received } = await receiver.finish(results, base)
+    results.notes.push(
+      `the webhook receiver took ${received} newPlant delivery(ies) for ${receiver.createsAnswered200} create(s) answered 200`,
+    )
   }
   for (const operationId of results.unreached())
     results.notes.push(

@@ -1,9 +1,17 @@
 // The plant store as MSW request handlers: import them into a test (setupServer) or a page
 // (setupWorker) and the app talks to the plant store with no process on a port.
 import { delay, HttpResponse, http, type RequestHandler } from 'msw'
-import { type Mode, type Override, PlantStore, type PlantStoreOptions } from './plant-store.js'
+import {
+  type Mode,
+  type NewPlant,
+  type NewPlantListener,
+  type Override,
+  PlantStore,
+  type PlantStoreEvents,
+  type PlantStoreOptions,
+} from './plant-store.js'
 
-export type { Mode, Override, PlantStoreOptions }
+export type { Mode, NewPlant, NewPlantListener, Override, PlantStoreEvents, PlantStoreOptions }
 export { PlantStore }
 
 export interface HandlerOptions extends PlantStoreOptions {
@@ -18,7 +26,7 @@ export interface HandlerOptions extends PlantStoreOptions {
 export interface PlantStoreHandlers {
   /** Hand these to `setupServer(...)` (msw/node) or `setupWorker(...)` (msw/browser). */
   handlers: RequestHandler[]
-  /** The store behind them: `failNext(...)` for one test, `reset()` between tests. */
+  /** The store behind them: `failNext(...)` and `subscribe('newPlant', …)` for one test, `reset()` between tests. */
   store: PlantStore
 }
 

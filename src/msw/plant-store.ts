@@ -1,6 +1,7 @@
 // The plant store in process, for frontend tests and browsers: one `answer(request)` for both modes
 // ("stateful": the sandbox's behaviour on an in-memory store; "examples": the document's examples, as
-// `npm run mock` serves them), plus Prefer delay / network error and one-shot overrides for a test.
+// `npm run mock` serves them), plus Prefer delay / network error, one-shot overrides for a test, and the
+// newPlant webhook as a call to the test's own function.
 
 import {
   type Answer,
@@ -28,6 +29,23 @@ export interface PlantStoreOptions {
   maxDelay?: number
   /** The document to serve (default: spec/openapi.yaml as built into this module). */
   document?: Document
+  /** Called for each create answered 200, as the server would send the newPlant webhook; kept through `reset()`. */
+  onNewPlant?: NewPlantListener
+}
+
+/** The plant of a newPlant event, as the webhook's body has it: `id` a bigint, every digit as sent. */
+export interface NewPlant {
+  id: bigint
+  name: string
+  tag?: string
+}
+
+/** Receives each newPlant event: the plant, and the principal (here the bearer token) that created it. */
+export type NewPlantListener = (plant: NewPlant, principal: string) => void
+
+/** The events a test can subscribe to: the document's webhooks. */
+export interface PlantStoreEvents {
+  newPlant: NewPlantListener
 }
 
 /** What one overridden request answers instead: a status (and body), or a network error. */
@@ -47,10 +65,18 @@ export class PlantStore {
   private repository = openMemoryRepository()
   private seeded = new Map<string, Promise<unknown>>()
   private overrides = new Map<string, Override[]>()
+  private readonly permanent: NewPlantListener[]
+  private listeners: NewPlantListener[] = []
 
-  constructor({ mode = 'stateful', maxDelay = 10_000, document = bundledDocument }: PlantStoreOptions = {}) {
+  constructor({
+    mode = 'stateful',
+    maxDelay = 10_000,
+    document = bundledDocument,
+    onNewPlant,
+  }: PlantStoreOptions = {}) {
     this.mode = mode
     this.maxDelay = maxDelay
+    this.permanent = onNewPlant ? [onNewPlant] : []
     const dereferenced = dereference(structuredClone(document))
     this.reader = new RequestReader(dereferenced)
     this.seeds = givenPlants(dereferenced)
@@ -63,12 +89,26 @@ export class PlantStore {
     this.overrides.set(operationId, [...(this.overrides.get(operationId) ?? []), override])
   }
 
-  /** Forgets every plant, seed and pending override: each test starts from the document's examples. */
+  /**
+   * Calls `listener` for each create answered 200 from now on, with the plant as the newPlant webhook's
+   * body; returns the function that unsubscribes it. `reset()` unsubscribes it too, as it drops a test's
+   * overrides.
+   */
+  subscribe<E extends keyof PlantStoreEvents>(event: E, listener: PlantStoreEvents[E]): () => void {
+    if (event !== 'newPlant') throw new Error(`no event ${String(event)}: the document has newPlant`)
+    this.listeners.push(listener)
+    return () => {
+      this.listeners = this.listeners.filter((known) => known !== listener)
+    }
+  }
+
+  /** Forgets every plant, seed, pending override and subscription: each test starts from the document's examples. */
   async reset(): Promise<void> {
     await this.repository.close()
     this.repository = openMemoryRepository()
     this.seeded = new Map()
     this.overrides = new Map()
+    this.listeners = []
   }
 
   /**
@@ -99,6 +139,8 @@ export class PlantStore {
         this.mode === 'examples'
           ? exampleAnswer(read.entry, prefer, url.searchParams, query)
           : await this.operate(read.entry, read.token ?? '', read.input)
+      if (read.entry.operationId === 'createPlant' && answer.status === 200)
+        this.announce((read.input as unknown as { body: NewPlantInput }).body, read.token ?? '')
       return { response: respond(prefixed(answer, prefix), secured), delay }
     } catch (error) {
       const { statusCode, message, headers } =
@@ -128,6 +170,25 @@ export class PlantStore {
     const operation = plantOperations[entry.operationId as keyof typeof plantOperations]
     if (!operation) throw new Error(`no behaviour for operation ${entry.operationId}`)
     return operation(this.repository, token, input as never)
+  }
+
+  /**
+   * Before the answer goes out, so that a test that awaited its create sees the event. A listener's
+   * error must not turn the 200 into another answer: it is thrown again outside the request, where
+   * the test runner reports it.
+   */
+  private announce(body: NewPlantInput, principal: string): void {
+    const plant: NewPlant = { id: BigInt(body.id), name: body.name }
+    if (body.tag !== undefined) plant.tag = body.tag
+    for (const listener of [...this.permanent, ...this.listeners]) {
+      try {
+        listener({ ...plant }, principal)
+      } catch (error) {
+        queueMicrotask(() => {
+          throw error
+        })
+      }
+    }
   }
 
   private delayOf(value: string | undefined): number {
@@ -194,6 +255,13 @@ function exampleAnswer(
     headers[header.toLowerCase()] = String(value)
   }
   return { status, body, headers }
+}
+
+/** A create's validated body: the id as the reader read it (a bigint or a safe number). */
+interface NewPlantInput {
+  id: bigint | number | string
+  name: string
+  tag?: string
 }
 
 interface ResponseObject {

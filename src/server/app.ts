@@ -41,6 +41,7 @@ import underPressure, { overloaded } from './plugins/external/under-pressure.js'
 import { StoreFullError, StoreUnavailableError } from './repository/errors.js'
 import { plantHandlers } from './routes/plants.js'
 import { probeHandlers } from './routes/probes.js'
+import { Destinations } from './webhooks/destinations.js'
 
 export { BODY_LIMIT }
 
@@ -222,25 +223,27 @@ export async function buildApp({ config, logger, spec, logStream }: BuildOptions
   await app.register(underPressure, { config })
   if (config.simulateFaults) app.addHook('onRequest', simulateOverload(config.retryAfterSeconds))
   await app.register(docs)
+  const destinations = config.webhooks && new Destinations(config.webhooks.endpoints)
   await app.register(repository, {
     databaseUrl: config.databaseUrl,
     poolSize: config.databasePoolSize,
     connectTimeoutMs: config.databaseConnectTimeoutMs,
     statementTimeoutMs: config.databaseStatementTimeoutMs,
     sqlite: { maxPageCount: config.sqliteMaxPageCount, readOnly: config.databaseReadOnly },
-    outbox: config.webhooks && {
-      wants: (owner: string) => config.webhooks?.endpoints.has(owner) === true,
-      maxPending: config.webhooks.maxPending,
-    },
+    outbox: destinations &&
+      config.webhooks && {
+        wants: (owner: string) => destinations.wants(owner),
+        maxPending: config.webhooks.maxPending,
+      },
   })
-  await app.register(webhooks, { config: config.webhooks })
+  await app.register(webhooks, { config: config.webhooks, destinations })
   await app.register(rateLimit, { config })
   // After the rate limit: a coded body counts against the principal like any other refused body.
   app.addHook('preParsing', (request, _reply, payload, done) => {
     done(takesBody(request) ? refuseCodedBody(request) : undefined, payload)
   })
   await app.register(auth, { config })
-  if (config.sandbox) await app.register(sandbox)
+  if (config.sandbox) await app.register(sandbox, { destinations, secrets: config.webhooks?.secrets })
   if (config.simulateFaults) app.addHook('preHandler', simulateHandlerFault)
   await app.register(openapiRoutes, {
     handlers: { ...plantHandlers, ...probeHandlers },

@@ -8,7 +8,8 @@ const usage = `Usage: plant-store-server [--sandbox] [--host HOST] [--port PORT]
 Starts the Plant Store API server.
 
   --sandbox      any bearer token is accepted and owns example plants; the store is in memory
-                 unless DATABASE_URL names one (not with NODE_ENV=production)
+                 unless DATABASE_URL names one (not with NODE_ENV=production); a caller's
+                 Sandbox-Webhook-Url header names where its token's newPlant events go
   --host HOST    the address to listen on (HOST; default 127.0.0.1)
   --port PORT    the port to listen on (PORT; default 3000, 0 for any free port)
   -h, --help     this text

@@ -1,4 +1,5 @@
 // Reads and validates the server's configuration from the environment; a bad value stops the start.
+import { hash } from 'node:crypto'
 import type { ErrorObject } from 'ajv'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 
@@ -276,6 +277,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     anyPrincipal: jwt !== undefined || parsed.SANDBOX,
     principals: new Set(tokens.values()),
     production,
+    sandbox: parsed.SANDBOX,
   })
   return {
     nodeEnv: parsed.NODE_ENV,
@@ -319,15 +321,30 @@ interface Principals {
   anyPrincipal: boolean
   principals: Set<string>
   production: boolean
+  /** Any caller may name a URL for its own token's events, so the webhook is on with no endpoint given. */
+  sandbox: boolean
+}
+
+/**
+ * Signs the sandbox's events when WEBHOOK_SECRET is not set: published in the docs, as anyone may
+ * receive the sandbox's events anyway; the sandbox never runs in production.
+ */
+export const SANDBOX_WEBHOOK_SECRET = 'whsec_cGxhbnQgc3RvcmUgc2FuZGJveDogbm90IHNlY3JldCE='
+
+/** A sandbox principal's name, as auth names the principal of a token there: `sandbox:` and 32 hex digits. */
+export function sandboxPrincipal(token: string): string {
+  return `sandbox:${hash('sha256', token, 'hex').slice(0, 32)}`
 }
 
 // Standard Webhooks: a secret of 24 to 64 random bytes, written in base64 after `whsec_`.
 const SECRET_FORM = /^whsec_[A-Za-z0-9+/]+={0,2}$/
 const MIN_SECRET_BYTES = 24
 
-function webhookConfig(parsed: Env, { anyPrincipal, principals, production }: Principals) {
-  const given = parsed.WEBHOOK_ENDPOINTS
-  const secrets = parsed.WEBHOOK_SECRET?.split(',').map((secret) => secret.trim()) ?? []
+function webhookConfig(parsed: Env, { anyPrincipal, principals, production, sandbox }: Principals) {
+  const given = parsed.WEBHOOK_ENDPOINTS ?? (sandbox ? '' : undefined)
+  const secrets =
+    parsed.WEBHOOK_SECRET?.split(',').map((secret) => secret.trim()) ??
+    (sandbox ? [SANDBOX_WEBHOOK_SECRET] : [])
   secrets.forEach((secret, i) => {
     const decoded = SECRET_FORM.test(secret)
       ? Buffer.from(secret.slice('whsec_'.length), 'base64')
@@ -347,9 +364,11 @@ function webhookConfig(parsed: Env, { anyPrincipal, principals, production }: Pr
     )
   }
   const endpoints = new Map<string, URL>()
-  for (const entry of given.split(',').map((e) => e.trim())) {
+  for (const entry of given === '' ? [] : given.split(',').map((e) => e.trim())) {
     const at = entry.indexOf('=')
-    const principal = entry.slice(0, at)
+    const named = entry.slice(0, at)
+    // The sandbox's principals are its tokens: it takes a token there, or a principal's own name.
+    const principal = sandbox && at >= 1 && !named.startsWith('sandbox:') ? sandboxPrincipal(named) : named
     const address = entry.slice(at + 1)
     if (at < 1) {
       throw new Error(
@@ -359,21 +378,21 @@ function webhookConfig(parsed: Env, { anyPrincipal, principals, production }: Pr
     const url = URL.canParse(address) ? new URL(address) : undefined
     if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
       throw new Error(
-        `invalid configuration: WEBHOOK_ENDPOINTS gives ${principal} ${JSON.stringify(address)}, which is not an http:// or https:// URL`,
+        `invalid configuration: WEBHOOK_ENDPOINTS gives ${named} ${JSON.stringify(address)}, which is not an http:// or https:// URL`,
       )
     }
     if (endpoints.has(principal)) {
-      throw new Error(`invalid configuration: WEBHOOK_ENDPOINTS gives ${principal} more than one URL`)
+      throw new Error(`invalid configuration: WEBHOOK_ENDPOINTS gives ${named} more than one URL`)
     }
     if (!anyPrincipal && !principals.has(principal)) {
       throw new Error(
-        `invalid configuration: WEBHOOK_ENDPOINTS names ${principal}, who has no token in AUTH_TOKENS`,
+        `invalid configuration: WEBHOOK_ENDPOINTS names ${named}, who has no token in AUTH_TOKENS`,
       )
     }
     // A signed event sent in the clear is still read by anyone on the way; plain http only on this machine.
     if (production && url.protocol === 'http:' && !loopback.has(url.hostname)) {
       throw new Error(
-        `invalid configuration: WEBHOOK_ENDPOINTS gives ${principal} an http:// URL to ${url.hostname}; with NODE_ENV=production it must be https:// (http:// only to localhost, 127.0.0.1 or ::1)`,
+        `invalid configuration: WEBHOOK_ENDPOINTS gives ${named} an http:// URL to ${url.hostname}; with NODE_ENV=production it must be https:// (http:// only to localhost, 127.0.0.1 or ::1)`,
       )
     }
     endpoints.set(principal, url)

@@ -4,12 +4,15 @@
 // its own, and keeps the server out of its tree; a client app holds the client and its two dependencies
 // alone, type-checks and reads int64 ids exactly; and a server app runs `plant-store-server --help` and
 // its sandbox; a verifier app runs `plant-store-verify` against an independent server, with no native
-// module in its tree.
+// module in its tree, and verifies a signed newPlant delivery through `@plant-store/verify/webhooks`.
 import { lstat, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { repoRoot, runToExit, startProcess } from '../../scripts/lib/processes.js'
+import { document } from '../../scripts/lib/spec.js'
+import { newPlantEvent } from '../../src/server/webhooks/event.js'
+import { signer } from '../../src/server/webhooks/signing.js'
 import { readVitestReport } from '../helpers/vitest-report.js'
 
 const packages = ['core', 'msw', 'client', 'server', 'verify'] as const
@@ -419,6 +422,34 @@ describe('a server app, installed from the tarballs', () => {
   }, 180_000)
 })
 
+interface PlantValue {
+  id: number
+  name: string
+  tag?: string
+}
+
+/** A receiver's use of the installed verifier: a delivery as received, then one changed, one signed otherwise. */
+const receiverRun = `import { readFileSync } from 'node:fs'
+import { verifyNewPlant, WebhookVerificationError } from '@plant-store/verify/webhooks'
+
+const { body, headers, secret } = JSON.parse(readFileSync('delivery.json', 'utf8'))
+const plant = verifyNewPlant(body, headers, secret)
+const refusal = (attempt) => {
+  try {
+    attempt()
+    return 'accepted'
+  } catch (error) {
+    return error instanceof WebhookVerificationError ? 'WebhookVerificationError' : error.message
+  }
+}
+const other = 'whsec_' + Buffer.alloc(32, 7).toString('base64')
+console.log(JSON.stringify({
+  plant: { id: typeof plant.id + ' ' + plant.id, name: plant.name, tag: plant.tag },
+  tampered: refusal(() => verifyNewPlant(body.replace('"name":"', '"name":"X'), headers, secret)),
+  otherSecret: refusal(() => verifyNewPlant(body, headers, other)),
+}))
+`
+
 describe('a verifier app, installed from the tarballs', () => {
   let app = ''
   beforeAll(async () => {
@@ -445,6 +476,34 @@ describe('a verifier app, installed from the tarballs', () => {
     const { exit, output } = await run(app, 'npx', ['plant-store-verify', '--help'])
     expect(exit, output).toBe(0)
     expect(output).toContain('Usage: plant-store-verify --base-url URL')
+  })
+
+  it("verifies the document's signed newPlant example through @plant-store/verify/webhooks, its id exact", async () => {
+    type Hooks = {
+      newPlant?: {
+        post: {
+          requestBody: { content: Record<string, { examples: Record<string, { value: PlantValue }> }> }
+        }
+      }
+    }
+    const hooks = (document as { webhooks?: Hooks }).webhooks
+    const example = hooks?.newPlant?.post.requestBody.content['application/json']?.examples.largeId?.value
+    if (!example) throw new Error('the document has no largeId newPlant example')
+    const secret = `whsec_${Buffer.from('a receiver secret of 32 bytes...').toString('base64')}`
+    // Signed as the server signs a delivery.
+    const event = newPlantEvent('example', { ...example, id: BigInt(example.id) })
+    const headers = signer([secret])(event.id, event.body)
+    await writeFiles(app, {
+      'receive.js': receiverRun,
+      'delivery.json': JSON.stringify({ body: event.body, headers, secret }),
+    })
+    const { exit, output } = await run(app, process.execPath, ['receive.js'])
+    expect(exit, output).toBe(0)
+    expect(JSON.parse(output.slice(output.indexOf('{')))).toEqual({
+      plant: { id: `bigint ${BigInt(example.id)}`, name: example.name, tag: example.tag },
+      tampered: 'WebhookVerificationError',
+      otherSecret: 'WebhookVerificationError',
+    })
   })
 
   // An implementation of the plant store that is not the kit's: plain node:http, as another team writes it.

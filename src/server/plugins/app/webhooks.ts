@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import type { WebhookConfig } from '../../config.js'
 import type { OutboxEvent } from '../../repository/outbox.js'
+import type { Destinations } from '../../webhooks/destinations.js'
 import { signer } from '../../webhooks/signing.js'
 
 /** Events claimed at once; each is sent concurrently with the others of its batch. */
@@ -25,8 +26,11 @@ export function retryDelay(
 }
 
 export default fp(
-  async (app: FastifyInstance, { config }: { config: WebhookConfig | undefined }) => {
-    if (!config) return
+  async (
+    app: FastifyInstance,
+    { config, destinations }: { config: WebhookConfig | undefined; destinations: Destinations | undefined },
+  ) => {
+    if (!config || !destinations) return
     const { outbox } = app
     const sign = signer(config.secrets)
     // Long enough for an attempt and its settling: past it another instance (or a restart after a
@@ -39,7 +43,7 @@ export default fp(
 
     const deliver = async (event: OutboxEvent) => {
       const attempts = event.attempts + 1
-      const url = config.endpoints.get(event.owner)
+      const url = destinations.of(event.owner)
       let reason = `no endpoint is configured for ${event.owner}`
       if (url) {
         const controller = new AbortController()

@@ -1,5 +1,6 @@
-// For receivers (`@plant-store/server/webhooks`): checks a newPlant delivery's signature and timestamp
-// with the standardwebhooks library, then reads its body as the document says, int64 id exact.
+// For receivers (`@plant-store/verify/webhooks`): checks a newPlant delivery's signature and timestamp
+// with the standardwebhooks library, then reads its body as the document says, int64 id exact. It needs
+// only core and standardwebhooks, so a receiver's app gets none of the server.
 import {
   createAjv,
   type Document,
