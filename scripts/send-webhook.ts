@@ -6,7 +6,7 @@
 //   --example NAME     one example (default: every one, in the document's order)
 import { parseArgs } from 'node:util'
 import { newPlantEvent } from '../src/server/webhooks/event.js'
-import { signer } from '../src/server/webhooks/signing.js'
+import { postSigned, signer } from '../src/server/webhooks/signing.js'
 import { type Document, document } from './lib/spec.js'
 
 const { values } = parseArgs({
@@ -44,19 +44,10 @@ for (const name of names) {
     id: BigInt(value?.id ?? 0),
   })
   try {
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...sign(event.id, event.body) },
-      body: event.body,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(10_000),
-    })
-    await response.body?.cancel().catch(() => {})
-    const ok = response.status >= 200 && response.status < 300
+    const status = await postSigned(url, event, sign, AbortSignal.timeout(10_000))
+    const ok = status >= 200 && status < 300
     if (!ok) failed++
-    console.log(
-      `${name}: ${response.status}${ok ? '' : ' (not a 2xx: the server would retry)'} ${event.body}`,
-    )
+    console.log(`${name}: ${status}${ok ? '' : ' (not a 2xx: the server would retry)'} ${event.body}`)
   } catch (error) {
     failed++
     console.log(`${name}: no answer (${(error as Error).message})`)

@@ -26,6 +26,15 @@ export interface OutboxStats {
   oldestPendingAt: number | undefined
 }
 
+/** The stats as both stores' query answers them: pending, failed, the oldest pending's epoch ms. */
+export function statsOf([pending = 0n, failed = 0n, oldest = null]: (bigint | null)[] = []): OutboxStats {
+  return {
+    pending: Number(pending),
+    failed: Number(failed),
+    oldestPendingAt: oldest === null ? undefined : Number(oldest),
+  }
+}
+
 export interface Outbox {
   /**
    * Takes up to `limit` due events and leases them until `leaseUntil`: until then no other claim, in

@@ -12,7 +12,7 @@ import pg from 'pg'
 import { newPlantEvent } from '../webhooks/event.js'
 import { StoreUnavailableError } from './errors.js'
 import { checkSchemaVersion, migrations, StoreStartError } from './migrations.js'
-import { type Outbox, OutboxFullError, type OutboxOptions } from './outbox.js'
+import { type Outbox, OutboxFullError, type OutboxOptions, statsOf } from './outbox.js'
 
 export interface PostgresOptions {
   /** `postgres://…` or `postgresql://…`. */
@@ -233,12 +233,7 @@ export async function openPostgresRepository(
                   min(created_at) FILTER (WHERE failed_at IS NULL) FROM webhook_outbox`,
           [],
         )
-        const [pending = 0n, failed = 0n, oldest = null] = rows[0] ?? []
-        return {
-          pending: Number(pending),
-          failed: Number(failed),
-          oldestPendingAt: oldest === null ? undefined : Number(oldest),
-        }
+        return statsOf(rows[0])
       },
       onEvent: (listener) => {
         listeners.push(listener)

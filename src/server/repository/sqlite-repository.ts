@@ -13,7 +13,7 @@ import Database from 'better-sqlite3'
 import { newPlantEvent } from '../webhooks/event.js'
 import { StoreFullError, StoreUnavailableError } from './errors.js'
 import { checkSchemaVersion, migrations } from './migrations.js'
-import { type Outbox, type OutboxEvent, OutboxFullError, type OutboxOptions } from './outbox.js'
+import { type Outbox, type OutboxEvent, OutboxFullError, type OutboxOptions, statsOf } from './outbox.js'
 
 /** A row as an array (better-sqlite3's raw mode): id, name, tag. */
 type Row = [id: bigint, name: string, tag: string | null]
@@ -214,12 +214,7 @@ export function openSqliteRepository(
         )
       },
       stats: async () => {
-        const [pendingCount = 0n, failed = 0n, oldest = null] = read(() => stats.get()) ?? []
-        return {
-          pending: Number(pendingCount),
-          failed: Number(failed),
-          oldestPendingAt: oldest === null ? undefined : Number(oldest),
-        }
+        return statsOf(read(() => stats.get()))
       },
       onEvent: (listener) => {
         listeners.push(listener)

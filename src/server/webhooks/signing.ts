@@ -17,3 +17,24 @@ export function signer(secrets: readonly string[]): (id: string, body: string, a
     'webhook-signature': keys.map((key) => key.sign(id, at, body)).join(' '),
   })
 }
+
+/**
+ * One attempt to deliver a signed event: its status, the answer's body left unread. A redirect is not
+ * followed: it could send a signed event to wherever it points, so it counts as a failed attempt.
+ */
+export async function postSigned(
+  url: string | URL,
+  event: { id: string; body: string },
+  sign: ReturnType<typeof signer>,
+  signal: AbortSignal,
+): Promise<number> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...sign(event.id, event.body) },
+    body: event.body,
+    redirect: 'manual',
+    signal,
+  })
+  await response.body?.cancel().catch(() => {})
+  return response.status
+}

@@ -5,7 +5,7 @@ import fp from 'fastify-plugin'
 import type { WebhookConfig } from '../../config.js'
 import type { OutboxEvent } from '../../repository/outbox.js'
 import type { Destinations } from '../../webhooks/destinations.js'
-import { signer } from '../../webhooks/signing.js'
+import { postSigned, signer } from '../../webhooks/signing.js'
 
 /** Events claimed at once; each is sent concurrently with the others of its batch. */
 const BATCH = 16
@@ -50,21 +50,13 @@ export default fp(
         inFlight.add(controller)
         const timer = setTimeout(() => controller.abort(), config.timeoutMs)
         try {
-          const response = await fetch(url, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json', ...sign(event.id, event.body) },
-            body: event.body,
-            // A redirect could send a signed event to wherever it points: it is a failed attempt.
-            redirect: 'manual',
-            signal: controller.signal,
-          })
-          await response.body?.cancel().catch(() => {})
-          if (response.status >= 200 && response.status < 300) {
+          const status = await postSigned(url, event, sign, controller.signal)
+          if (status >= 200 && status < 300) {
             await outbox.delivered(event.id)
             app.log.debug({ webhookId: event.id, owner: event.owner, attempts }, 'webhook event delivered')
             return
           }
-          reason = `the receiver answered ${response.status}`
+          reason = `the receiver answered ${status}`
         } catch (error) {
           // Closing: the lease runs out and the event is sent again, by this instance restarted or another.
           if (stopped) return
