@@ -2,7 +2,6 @@
 // stateful sequences from the document's links, and the security cases, each answer judged by the
 // document alone. It knows nothing of how the kit starts its own targets: it is given a URL and two
 // principals' tokens, leaves the plants those principals had alone, and deletes what it created.
-import { BODY_LIMIT } from '@plant-store/core'
 import { UNKNOWN_TOKEN } from '../fixtures.js'
 import {
   documentedStatuses,
@@ -72,6 +71,8 @@ export interface Context {
   /** Where the run's own ids start: far from small numbers, and fixed by the seed for replays. */
   idBase: bigint
   list: OperationEntry | undefined
+  /** Deletes a plant of a principal through the document's delete operation (any answer taken). */
+  remove(principal: 0 | 1, id: bigint): Promise<void>
   deadline: number
   /** The replay command of one case: the run's command with these options added. */
   replay(args: string): string
@@ -150,6 +151,7 @@ async function run(
     selected,
   )
   const list = loaded.operations.find((entry) => roleOf(entry) === 'list')
+  const removal = loaded.operations.find((entry) => roleOf(entry) === 'item' && entry.method === 'delete')
   await reach(subject, loaded.operations)
   const existing: [OwnedPlant[], OwnedPlant[]] = [[], []]
   if (list) {
@@ -170,6 +172,15 @@ async function run(
     existing,
     idBase: 1_000_000_000_000n + BigInt(seed >>> 0) * 1000n,
     list,
+    remove: async (principal, id) => {
+      if (!removal) return
+      const path = removal.path.replace(/\{[^}]+\}/, encodeURIComponent(id.toString()))
+      await subject.send(
+        subject.baseUrl,
+        { method: 'DELETE', path, auth: { kind: 'principal' } },
+        subject.authorization(principal),
+      )
+    },
     deadline: Date.now() + (options.timeLimitMs ?? 30 * 60_000),
     replay: (args) => `${base}${options.spec ? ` --spec ${options.spec}` : ''} ${args}`,
     progress: (line) => options.onProgress?.(line),
@@ -223,5 +234,3 @@ async function reach(subject: Subject, operations: OperationEntry[]): Promise<vo
     )
   }
 }
-
-export { BODY_LIMIT }

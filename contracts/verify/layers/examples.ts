@@ -83,7 +83,6 @@ export async function runExamples(ctx: Context): Promise<void> {
       notExercised('it changes plants (--read-only)')
       continue
     }
-    const auth = subject.authorization(0)
     const replay = ctx.replay(`--only examples --case '${c.id}'`)
     try {
       const setup = await given(ctx, c)
@@ -128,13 +127,7 @@ export async function runExamples(ctx: Context): Promise<void> {
       })
     } finally {
       // The case's own plants only: `mine` were filtered out above.
-      if (!options.readOnly)
-        for (const id of ids)
-          await subject.send(
-            subject.baseUrl,
-            { method: 'DELETE', path: `/plants/${id}`, auth: { kind: 'principal' } },
-            auth,
-          )
+      if (!options.readOnly) for (const id of ids) await ctx.remove(0, id)
     }
   }
 }

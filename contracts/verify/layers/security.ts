@@ -127,7 +127,7 @@ async function crossPrincipal(ctx: Context): Promise<void> {
         )
       problems.push(...validateAnswer(entry, answer))
       if (role === 'list' && answer.status === 200) {
-        const all = role === 'list' && ctx.list ? await subject.plantsOf(ctx.list, 1) : []
+        const all = ctx.list ? await subject.plantsOf(ctx.list, 1) : []
         if (all.some((p) => p.id === id && !theirs.has(id)))
           problems.push(
             `the second principal's list shows plant ${id}, the other principal's: isolation between principals is broken`,
@@ -150,21 +150,10 @@ async function crossPrincipal(ctx: Context): Promise<void> {
         document: `${expected}, and the first principal's plant unchanged`,
         replay: ctx.replay('--only security'),
       })
-      if (role === 'create' && answer.status === 200) {
-        await subject.send(
-          subject.baseUrl,
-          { method: 'DELETE', path: itemPath(read.path), auth: { kind: 'principal' } },
-          subject.authorization(1),
-        )
-      }
+      if (role === 'create' && answer.status === 200) await ctx.remove(1, id)
     }
   } finally {
-    if (!options.readOnly)
-      await subject.send(
-        subject.baseUrl,
-        { method: 'DELETE', path: itemPath(read.path), auth: { kind: 'principal' } },
-        subject.authorization(0),
-      )
+    if (!options.readOnly) await ctx.remove(0, id)
   }
 }
 

@@ -25,18 +25,8 @@ export async function runStateful(ctx: Context): Promise<void> {
   const existing = ctx.existing.map((plants) => new Set(plants.map((p) => p.id)))
   const tokens = subject.tokens
   let taken = 0
-  const remove = api.linked.find((l) => l.entry.method === 'delete')
   const deletePlants = async (principal: 0 | 1, keys: bigint[]) => {
-    if (!remove) return
-    for (const key of keys) {
-      if (existing[principal]?.has(key)) continue
-      const path = remove.entry.path.replace(/\{[^}]+\}/, encodeURIComponent(key.toString()))
-      await subject.send(
-        subject.baseUrl,
-        { method: 'DELETE', path, auth: { kind: 'principal' } },
-        subject.authorization(principal),
-      )
-    }
+    for (const key of keys) if (!existing[principal]?.has(key)) await ctx.remove(principal, key)
   }
   const pool: PrincipalPool = {
     leftovers: [],
