@@ -17,6 +17,7 @@ import { type Cluster, findPostgres, INSTALL_HINT, startCluster } from '../scrip
 import { killAllNow, repoRoot, type Started, startProcess } from '../scripts/lib/processes.js'
 import { checkDurability, type DurabilityResult } from './durability.js'
 import { type HandlersResult, measureHandlers } from './handlers.js'
+import { cpuTimeMs } from './metrics.js'
 import { type Growth, growthTable, median, pairedMedian, type Row, resultsTable } from './report.js'
 import { collectPages, createPlant, getPlant, listPages } from './requests.js'
 import { runScenario, type Scenario, type Target } from './scenarios.js'
@@ -139,6 +140,12 @@ async function startServer(
   return server
 }
 
+/** Events a bench receiver took at one path so far. */
+async function receivedAt(receiver: string, path: string): Promise<number> {
+  const seen = (await (await fetch(receiver)).json()) as { byPath: Record<string, number> }
+  return seen.byPath[path] ?? 0
+}
+
 async function startOther(options: Parameters<typeof startProcess>[0]): Promise<Started> {
   const other = await startProcess({ ...options, logFile: join(dir, `${options.name}.log`) })
   started.push(other)
@@ -158,6 +165,9 @@ let durability: DurabilityResult | undefined
 let inProcess: HandlersResult | undefined
 let verified: VerifyResult | undefined
 let webhooks: WebhookResult | undefined
+let sendingCpuUsPerEvent = Number.NaN
+/** createPlant's offered rate for the webhook's CPU comparison, req/s. */
+const WEBHOOK_CPU_RATE = 1_000
 let cluster: Cluster | undefined
 let postgresGrowth: Growth[] = []
 let failure: unknown
@@ -258,14 +268,42 @@ try {
       args: ['--import', 'tsx', join(root, 'bench', 'webhook-receiver.ts')],
       listening: commands.serverListening,
     })
-    // Both fresh, so that neither's store has grown more than the other's.
-    const plain = await startServer(`sqlite:${join(dir, 'hooks-off.db')}`, 'webhooks off', true)
-    const hooked = await startServer(`sqlite:${join(dir, 'hooks-on.db')}`, 'webhooks on', true, undefined, {
-      WEBHOOK_ENDPOINTS: `${WRITER.principal}=${receiver.url}/hooks`,
-      WEBHOOK_SECRET: `whsec_${Buffer.from('the benchmark secret, 32 bytes..').toString('base64')}`,
+    // All fresh, so that no store has grown more than another's.
+    const secret = `whsec_${Buffer.from('the benchmark secret, 32 bytes..').toString('base64')}`
+    const hooks = (path: string, more: Record<string, string> = {}) => ({
+      WEBHOOK_ENDPOINTS: `${WRITER.principal}=${receiver.url}${path}`,
+      WEBHOOK_SECRET: secret,
       // Saturating load may create faster than events go out: measured as delay, not refused with 503.
       WEBHOOK_MAX_PENDING: '100000000',
+      ...more,
     })
+    const plain = await startServer(`sqlite:${join(dir, 'hooks-off.db')}`, 'webhooks off', true)
+    const hooked = await startServer(
+      `sqlite:${join(dir, 'hooks-on.db')}`,
+      'webhooks on',
+      true,
+      undefined,
+      hooks('/hooks'),
+    )
+    // The create's own cost apart from its delivery's: an instance that stores events and one on the
+    // same file that sends them, polling often so that they do not wait.
+    const split = `sqlite:${join(dir, 'hooks-split.db')}`
+    const storing = await startServer(
+      split,
+      'webhooks stored',
+      true,
+      undefined,
+      hooks('/split', { WEBHOOK_DELIVERY: 'false' }),
+    )
+    const sending = await startServer(split, 'webhooks sent', true, undefined, {
+      ...hooks('/split', { WEBHOOK_POLL_MS: '20' }),
+    })
+    // Its CPU while idle (polls, timers) first, taken out of what it uses while sending.
+    const idleFrom = [performance.now(), cpuTimeMs(sending.pid) ?? Number.NaN] as const
+    await new Promise((resolve) => setTimeout(resolve, 2_000))
+    const sendingFrom = [performance.now(), cpuTimeMs(sending.pid) ?? Number.NaN] as const
+    const idleCpuPerMs = (sendingFrom[1] - idleFrom[1]) / (sendingFrom[0] - idleFrom[0])
+    const splitBefore = await receivedAt(receiver.url, '/split')
     rows.push(
       ...(await runScenario(
         {
@@ -273,11 +311,27 @@ try {
           targets: [
             { name: 'no subscription', process: plain, requests: () => createPlant(WRITER.token) },
             { name: 'subscribed, receiver here', process: hooked, requests: () => createPlant(WRITER.token) },
+            {
+              name: 'subscribed, sent by another',
+              process: storing,
+              requests: () => createPlant(WRITER.token),
+            },
           ],
         },
-        settings,
+        // At a fixed rate the worker keeps up with, so that each round's CPU holds its creates'
+        // deliveries too: at saturation they would fall behind, into the next round.
+        { ...settings, rate: settings.rate ?? WEBHOOK_CPU_RATE },
       )),
     )
+    // The sender's CPU over the whole scenario, less its idle use over that time, per event it sent.
+    const sentEvents = (await receivedAt(receiver.url, '/split')) - splitBefore
+    const sendingCpuMs =
+      (cpuTimeMs(sending.pid) ?? Number.NaN) -
+      sendingFrom[1] -
+      idleCpuPerMs * (performance.now() - sendingFrom[0])
+    sendingCpuUsPerEvent = (sendingCpuMs * 1000) / sentEvents
+    await sending.stop()
+    await storing.stop()
     webhooks = await measureDelivery({
       url: hooked.url,
       pid: hooked.pid,
@@ -447,12 +501,15 @@ try {
   }
   if (webhooks) {
     const cost = rowOf('createPlant, newPlant webhook', 'subscribed, receiver here')
+    const stored = rowOf('createPlant, newPlant webhook', 'subscribed, sent by another')
     const { idle, loaded, halfLoad } = webhooks
     const ms = (l: DeliveryLatency) => `median ${l.medianMs.toFixed(1)} ms, p90 ${l.p90Ms.toFixed(1)} ms`
     console.log(
-      `newPlant webhook: createPlant subscribed, CPU per request ×${cost?.cpuRatio?.toFixed(2)} and req/s ` +
-        `×${cost?.ratio?.toFixed(2)} of the same server without a subscription; a backlog of events drained at ` +
-        `${webhooks.drainPerSecond.toFixed(0)} a second. Delivery to a receiver on this machine, from the create's ` +
+      `newPlant webhook: createPlant subscribed, CPU per request (its event's delivery included) ×${cost?.cpuRatio?.toFixed(2)} ` +
+        `of the same server without a subscription (${cost?.cpuUsPerRequest?.toFixed(0)} µs), at ${settings.rate ?? WEBHOOK_CPU_RATE} req/s offered; ` +
+        `on an instance that stores events for another to send, ×${stored?.cpuRatio?.toFixed(2)} (${stored?.cpuUsPerRequest?.toFixed(0)} µs), ` +
+        `and the sending instance ${sendingCpuUsPerEvent.toFixed(0)} µs CPU per event. ` +
+        `Delivery to a receiver on this machine, from the create's ` +
         `answer to the event's arrival: ${ms(idle)} with no other load (${idle.probes} probes); ` +
         `${ms(halfLoad)} beside createPlant at a steady ${halfLoad.loadRps.toFixed(0)} req/s (${halfLoad.probes} probes); ` +
         `${ms(loaded)} beside saturating createPlant load at ${loaded.loadRps.toFixed(0)} req/s (${loaded.probes} probes), ` +

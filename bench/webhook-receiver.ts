@@ -6,11 +6,13 @@ import { createServer } from 'node:http'
 const now = () => performance.timeOrigin + performance.now()
 const arrivals = new Map<string, number>()
 let received = 0
+/** Events by the path they came to: each sending server of the benchmark has its own. */
+const byPath: Record<string, number> = {}
 
 const server = createServer((request, response) => {
   if (request.method === 'GET') {
     response.writeHead(200, { 'content-type': 'application/json' })
-    response.end(JSON.stringify({ received, arrivals: Object.fromEntries(arrivals) }))
+    response.end(JSON.stringify({ received, byPath, arrivals: Object.fromEntries(arrivals) }))
     return
   }
   const at = now()
@@ -18,6 +20,8 @@ const server = createServer((request, response) => {
   request.on('data', (chunk: Buffer) => chunks.push(chunk))
   request.on('end', () => {
     received++
+    const path = request.url ?? '/'
+    byPath[path] = (byPath[path] ?? 0) + 1
     // The id's digits as sent; only the probes' ids are kept, the load's are only counted.
     const id = /"id":(\d+)/.exec(Buffer.concat(chunks).toString('utf8'))?.[1]
     if (id !== undefined && id.length >= 10 && !arrivals.has(id)) arrivals.set(id, at)

@@ -208,6 +208,7 @@ describe('loadConfig: the newPlant webhook', () => {
       maxAttempts: 15,
       maxPending: 10_000,
       pollMs: 1_000,
+      deliver: true,
     })
   })
 

@@ -14,6 +14,8 @@ import { Webhook } from 'standardwebhooks'
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest'
 import { loadConfig, SANDBOX_WEBHOOK_SECRET, type WebhookConfig } from '../src/server/config.js'
 import { retryDelay } from '../src/server/plugins/app/webhooks.js'
+import { OutboxFullError, PendingBound } from '../src/server/repository/outbox.js'
+import { openSqliteRepository } from '../src/server/repository/sqlite-repository.js'
 import { signer } from '../src/server/webhooks/signing.js'
 import { ALICE, BOB, build } from './helpers/build.js'
 import { postgresCluster, postgresMissing } from './helpers/postgres.js'
@@ -186,6 +188,27 @@ describe('the newPlant webhook', () => {
       (await app.inject({ method: 'POST', url: '/plants', ...json('{"id":1,"name":"Basil"}') })).statusCode,
     ).toBe(200)
     await until('the event failed for good', async () => (await app.outbox.stats()).failed === 1)
+  })
+
+  it('with WEBHOOK_DELIVERY=false stores each event for another instance on the same database to send, once', async () => {
+    const hook = await receiver()
+    const dir = mkdtempSync(join(tmpdir(), 'plant-store-webhooks-'))
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }))
+    const env = hooksEnv(hook.url, { DATABASE_URL: `sqlite:${join(dir, 'plants.db')}` })
+    const storing = await build({ ...env, WEBHOOK_DELIVERY: 'false' })
+    const created = await storing.inject({
+      method: 'POST',
+      url: '/plants',
+      ...json(`{"id":${BIG_ID},"name":"Oak"}`),
+    })
+    expect(created.statusCode).toBe(200)
+    await sleep(300)
+    expect(hook.received).toHaveLength(0)
+    // Its worker starts with the app; inject() would start it on the first request.
+    await (await build(env)).ready()
+    await until('the event, sent by the other instance', () => hook.received.length >= 1)
+    await sleep(300)
+    expect(hook.received.map((r) => r.body)).toEqual([`{"id":${BIG_ID},"name":"Oak"}`])
   })
 
   it('refuses a create with 503, storing nothing, while the outbox is full', async () => {
@@ -401,6 +424,44 @@ describe('the receiver side', () => {
     expect(() => verifyNewPlant(body, stale, SECRET)).toThrow(/too old/)
     const nameless = `{"id":${BIG_ID}}`
     expect(() => verifyNewPlant(nameless, sign('msg_2', nameless), SECRET)).toThrow(/not a plant/)
+  })
+
+  it('counts pending events only when the last count plus those added since reaches the bound, or is a second old', () => {
+    const bound = new PendingBound(3)
+    expect(bound.needsCount(0)).toBe(true)
+    bound.counted(1, 0)
+    bound.added()
+    expect(bound.needsCount(500)).toBe(false)
+    bound.added()
+    // 1 counted + 2 added = 3: the next create must count, since deliveries may have made room.
+    expect(bound.needsCount(500)).toBe(true)
+    expect(() => bound.counted(3, 500)).toThrow(OutboxFullError)
+    bound.counted(0, 600)
+    expect(bound.needsCount(1_500)).toBe(false)
+    // Other instances add events this one does not see: a count a second old is taken again.
+    expect(bound.needsCount(1_601)).toBe(true)
+  })
+
+  it('deletes delivered events, forgets events failed for good before the cut, and keeps settling through a close', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'plant-store-outbox-'))
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }))
+    const file = join(dir, 'plants.db')
+    const open = () => openSqliteRepository(file, { outbox: { wants: () => true, maxPending: 100 } })
+    const store = open()
+    for (const id of [1, 2, 3]) expect(await store.create('alice', { id, name: `plant ${id}` })).toBe(true)
+    const [first, second, third] = await store.outbox.claim(Date.now(), Date.now() + 60_000, 10)
+    if (!first || !second || !third) throw new Error('three events were stored')
+    await store.outbox.attemptFailed(first.id, 1, undefined, 'the receiver answered 500')
+    await store.outbox.attemptFailed(second.id, 1, undefined, 'the receiver answered 500')
+    expect(await store.outbox.stats()).toMatchObject({ pending: 1, failed: 2 })
+    expect(await store.outbox.purgeFailed(Date.now() - 60_000)).toBe(0)
+    expect(await store.outbox.purgeFailed(Date.now() + 1)).toBe(2)
+    // Settled and closed at once, with no claim after it: the close deletes it all the same.
+    await store.outbox.delivered([third.id])
+    await store.close()
+    const reopened = open()
+    onTestFinished(() => reopened.close())
+    expect(await reopened.outbox.stats()).toEqual({ pending: 0, failed: 0, oldestPendingAt: undefined })
   })
 
   it('waits 2.5 to 5 seconds before the first retry by default, doubling up to the cap', () => {

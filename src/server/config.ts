@@ -68,6 +68,8 @@ export interface WebhookConfig {
   maxPending: number
   /** How often the worker looks for due events from other instances or earlier runs. */
   pollMs: number
+  /** Whether this instance sends events; when not, others on the same database send what it stores. */
+  deliver: boolean
 }
 
 export interface JwtConfig {
@@ -124,6 +126,7 @@ const schema = {
     WEBHOOK_MAX_ATTEMPTS: { type: 'integer', minimum: 1, maximum: 100, default: 15 },
     WEBHOOK_MAX_PENDING: { type: 'integer', minimum: 1, default: 10_000 },
     WEBHOOK_POLL_MS: { type: 'integer', minimum: 10, maximum: 600_000, default: 1_000 },
+    WEBHOOK_DELIVERY: { type: 'boolean', default: true },
   },
 } as const
 
@@ -165,6 +168,7 @@ interface Env {
   WEBHOOK_MAX_ATTEMPTS: number
   WEBHOOK_MAX_PENDING: number
   WEBHOOK_POLL_MS: number
+  WEBHOOK_DELIVERY: boolean
 }
 
 /**
@@ -406,6 +410,7 @@ function webhookConfig(parsed: Env, { anyPrincipal, principals, production, sand
     maxAttempts: parsed.WEBHOOK_MAX_ATTEMPTS,
     maxPending: parsed.WEBHOOK_MAX_PENDING,
     pollMs: parsed.WEBHOOK_POLL_MS,
+    deliver: parsed.WEBHOOK_DELIVERY,
   } satisfies WebhookConfig
 }
 

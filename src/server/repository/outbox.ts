@@ -41,13 +41,46 @@ export interface Outbox {
    * this instance or another on the same database, returns them.
    */
   claim(now: number, leaseUntil: number, limit: number): Promise<OutboxEvent[]>
-  /** A receiver took the event: it is gone from the outbox. */
-  delivered(id: string): Promise<void>
+  /** Receivers took these events: they are gone from the outbox. */
+  delivered(ids: readonly string[]): Promise<void>
   /** An attempt failed: tried again from `retryAt`, or, when undefined, kept as failed for good. */
   attemptFailed(id: string, attempts: number, retryAt: number | undefined, reason: string): Promise<void>
   stats(): Promise<OutboxStats>
+  /** Forgets the events that failed for good before `before` (epoch ms); how many there were. */
+  purgeFailed(before: number): Promise<number>
   /** Called after a commit that stored an event, so that the worker need not wait for its next poll. */
   onEvent(listener: () => void): void
+}
+
+/** How old a count of pending events may grow before a create counts again. */
+const RECOUNT_MS = 1_000
+
+/**
+ * Keeps the outbox under its bound without counting it on every create, which costs as much as the
+ * backlog is long. The last count plus the events added since can only overstate what is pending
+ * (deliveries only lower it), so the store counts again only when that sum reaches the bound, or when
+ * the count is a second old: other instances on the same database add events this one does not see.
+ */
+export class PendingBound {
+  #counted = 0
+  #added = 0
+  #countedAt = Number.NEGATIVE_INFINITY
+  constructor(readonly maxPending: number) {}
+  /** Whether the store must count before the next event is added. */
+  needsCount(now = Date.now()): boolean {
+    return this.#counted + this.#added >= this.maxPending || now - this.#countedAt > RECOUNT_MS
+  }
+  /** A fresh count: throws when the bound is reached. */
+  counted(pending: number, now = Date.now()): void {
+    this.#counted = pending
+    this.#added = 0
+    this.#countedAt = now
+    if (pending >= this.maxPending) throw new OutboxFullError(this.maxPending)
+  }
+  /** An event was added (a rolled-back one too: overstating is safe). */
+  added(): void {
+    this.#added++
+  }
 }
 
 /** Too many events wait for delivery: the create is refused (503) and nothing is stored. */
@@ -63,5 +96,6 @@ export const noOutbox: Outbox = {
   delivered: async () => {},
   attemptFailed: async () => {},
   stats: async () => ({ pending: 0, failed: 0, oldestPendingAt: undefined }),
+  purgeFailed: async () => 0,
   onEvent: () => {},
 }

@@ -12,7 +12,7 @@ import pg from 'pg'
 import { newPlantEvent } from '../webhooks/event.js'
 import { StoreUnavailableError } from './errors.js'
 import { checkSchemaVersion, migrations, StoreStartError } from './migrations.js'
-import { type Outbox, OutboxFullError, type OutboxOptions, statsOf } from './outbox.js'
+import { type Outbox, OutboxFullError, type OutboxOptions, PendingBound, statsOf } from './outbox.js'
 
 export interface PostgresOptions {
   /** `postgres://…` or `postgresql://…`. */
@@ -81,9 +81,10 @@ export async function openPostgresRepository(
     }
   }
   const outbox = options.outbox
+  const bound = outbox && new PendingBound(outbox.maxPending)
   const listeners: (() => void)[] = []
   /** The plant and its event in one transaction: both are committed, or neither. */
-  const createAnnounced = async (owner: string, plant: StoredPlant, wanted: OutboxOptions) => {
+  const createAnnounced = async (owner: string, plant: StoredPlant) => {
     let client: pg.PoolClient
     try {
       client = await pool.connect()
@@ -101,14 +102,16 @@ export async function openPostgresRepository(
         await client.query('ROLLBACK')
         return false
       }
-      // Counted by each transaction for itself: instances creating at once may pass the bound by as
-      // many events as creates run at that moment, and no more.
-      const { rows } = await client.query<[bigint]>({
-        name: 'outbox-pending',
-        text: 'SELECT count(*) FROM webhook_outbox WHERE failed_at IS NULL',
-        rowMode: 'array',
-      })
-      if (Number(rows[0]?.[0] ?? 0) >= wanted.maxPending) throw new OutboxFullError(wanted.maxPending)
+      // Instances creating at once may pass the bound by as many events as they add between their
+      // counts (PendingBound), and no more.
+      if (bound?.needsCount()) {
+        const { rows } = await client.query<[bigint]>({
+          name: 'outbox-pending',
+          text: 'SELECT count(*) FROM webhook_outbox WHERE failed_at IS NULL',
+          rowMode: 'array',
+        })
+        bound.counted(Number(rows[0]?.[0] ?? 0))
+      }
       const event = newPlantEvent(owner, plant)
       const now = Date.now()
       await client.query({
@@ -117,6 +120,7 @@ export async function openPostgresRepository(
         values: [event.id, owner, event.body, now],
       })
       await client.query('COMMIT')
+      bound?.added()
     } catch (error) {
       await client.query('ROLLBACK').catch(() => {})
       throw error instanceof OutboxFullError ? error : storeError(error)
@@ -134,7 +138,7 @@ export async function openPostgresRepository(
   return {
     create: async (owner, plant) =>
       outbox?.wants(owner)
-        ? createAnnounced(owner, plant, outbox)
+        ? createAnnounced(owner, plant)
         : changed(
             await query(
               'plants-create',
@@ -209,8 +213,9 @@ export async function openPostgresRepository(
           createdAt: Number(createdAt),
         }))
       },
-      delivered: async (id) => {
-        await query('outbox-delivered', 'DELETE FROM webhook_outbox WHERE id = $1', [id])
+      delivered: async (ids) => {
+        if (ids.length > 0)
+          await query('outbox-delivered', 'DELETE FROM webhook_outbox WHERE id = ANY($1)', [ids])
       },
       attemptFailed: async (id, attempts, retryAt, reason) => {
         if (retryAt === undefined)
@@ -235,6 +240,9 @@ export async function openPostgresRepository(
         )
         return statsOf(rows[0])
       },
+      purgeFailed: async (before) =>
+        (await query('outbox-purge', 'DELETE FROM webhook_outbox WHERE failed_at < $1', [before])).rowCount ??
+        0,
       onEvent: (listener) => {
         listeners.push(listener)
       },

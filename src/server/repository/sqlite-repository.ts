@@ -13,7 +13,7 @@ import Database from 'better-sqlite3'
 import { newPlantEvent } from '../webhooks/event.js'
 import { StoreFullError, StoreUnavailableError } from './errors.js'
 import { checkSchemaVersion, migrations } from './migrations.js'
-import { type Outbox, type OutboxEvent, OutboxFullError, type OutboxOptions, statsOf } from './outbox.js'
+import { type Outbox, type OutboxEvent, type OutboxOptions, PendingBound, statsOf } from './outbox.js'
 
 /** A row as an array (better-sqlite3's raw mode): id, name, tag. */
 type Row = [id: bigint, name: string, tag: string | null]
@@ -87,13 +87,19 @@ export function openSqliteRepository(
     .raw(true)
 
   const outbox = options.outbox
+  const bound = outbox && new PendingBound(outbox.maxPending)
   const addEvent = db.prepare(
     'INSERT INTO webhook_outbox (id, owner, body, created_at, next_attempt_at) VALUES (?, ?, ?, ?, ?)',
   )
   const countPending = db
     .prepare<[], [bigint]>('SELECT count(*) FROM webhook_outbox WHERE failed_at IS NULL')
     .raw(true)
-  const claim = db
+  // The worker's bookkeeping (leases, settling, retries) goes through a connection of its own that
+  // commits without waiting for the disk: lost in a power cut, a lease only runs out early and a
+  // settled event is sent again, which at-least-once delivery allows. A sync to disk per delivered
+  // event would block the event loop, and every request with it.
+  const relay = file === ':memory:' || options.readOnly ? db : openRelay(file)
+  const claim = relay
     .prepare<[number, number, number, number], OutboxRow>(
       `UPDATE webhook_outbox SET lease_until = ? WHERE id IN (
          SELECT id FROM webhook_outbox
@@ -102,28 +108,41 @@ export function openSqliteRepository(
        RETURNING id, owner, body, attempts, created_at`,
     )
     .raw(true)
-  const settle = db.prepare('DELETE FROM webhook_outbox WHERE id = ?')
-  const retry = db.prepare(
+  const settle = relay.prepare<[string]>(
+    'DELETE FROM webhook_outbox WHERE id IN (SELECT value FROM json_each(?))',
+  )
+  const retry = relay.prepare(
     'UPDATE webhook_outbox SET attempts = ?, next_attempt_at = ?, lease_until = 0, last_error = ? WHERE id = ?',
   )
-  const giveUp = db.prepare(
+  const giveUp = relay.prepare(
     'UPDATE webhook_outbox SET attempts = ?, failed_at = ?, lease_until = 0, last_error = ? WHERE id = ?',
   )
-  const stats = db
+  const purge = relay.prepare<[number]>('DELETE FROM webhook_outbox WHERE failed_at < ?')
+  const stats = relay
     .prepare<[], [bigint, bigint, bigint | null]>(
       `SELECT count(*) FILTER (WHERE failed_at IS NULL), count(*) FILTER (WHERE failed_at IS NOT NULL),
               min(created_at) FILTER (WHERE failed_at IS NULL) FROM webhook_outbox`,
     )
     .raw(true)
+  /** Delivered events not yet deleted. */
+  let settled: string[] = []
+  /** One commit for both: each commit is a write to the log, and a fill of the worker does both. */
+  const settleAndClaim = relay.transaction((leaseUntil = 0, now = 0, limit = 0): OutboxRow[] => {
+    if (settled.length > 0) {
+      settle.run(JSON.stringify(settled))
+      settled = []
+    }
+    return limit > 0 ? claim.all(leaseUntil, now, now, limit) : []
+  })
   const listeners: (() => void)[] = []
   /** Inside the create's transaction: the event commits with the plant, or neither does. */
   const storeEvent = (owner: string, plant: StoredPlant) => {
-    if (!outbox?.wants(owner)) return false
-    if (Number(countPending.get()?.[0] ?? 0) >= outbox.maxPending)
-      throw new OutboxFullError(outbox.maxPending)
+    if (!outbox?.wants(owner) || !bound) return false
+    if (bound.needsCount()) bound.counted(Number(countPending.get()?.[0] ?? 0))
     const event = newPlantEvent(owner, plant)
     const now = Date.now()
     addEvent.run(event.id, owner, event.body, now, now)
+    bound.added()
     return true
   }
   const toEvent = ([id, owner, body, attempts, createdAt]: OutboxRow): OutboxEvent => ({
@@ -198,13 +217,24 @@ export function openSqliteRepository(
     },
     close: async () => {
       flush()
+      if (settled.length > 0) read(() => settleAndClaim())
+      if (relay !== db) relay.close()
       db.close()
     },
     outbox: {
       claim: async (now, leaseUntil, limit) =>
-        read(() => claim.all(leaseUntil, now, now, limit)).map(toEvent),
-      delivered: async (id) => {
-        read(() => settle.run(id))
+        read(() => settleAndClaim(leaseUntil, now, limit)).map(toEvent),
+      delivered: async (ids) => {
+        if (ids.length === 0) return
+        settled.push(...ids)
+        // The worker claims right after settling, and the claim's transaction deletes these too; this
+        // is for when no claim follows.
+        // Failing, they stay listed for the next claim to delete.
+        setImmediate(() => {
+          try {
+            if (settled.length > 0) settleAndClaim()
+          } catch {}
+        })
       },
       attemptFailed: async (id, attempts, retryAt, reason) => {
         read(() =>
@@ -213,9 +243,8 @@ export function openSqliteRepository(
             : retry.run(attempts, retryAt, reason, id),
         )
       },
-      stats: async () => {
-        return statsOf(read(() => stats.get()))
-      },
+      stats: async () => statsOf(read(() => stats.get())),
+      purgeFailed: async (before) => Number(read(() => purge.run(before)).changes),
       onEvent: (listener) => {
         listeners.push(listener)
       },
@@ -234,6 +263,14 @@ function storeError(error: unknown): unknown {
   if (/^SQLITE_(READONLY|IOERR|CANTOPEN|BUSY|LOCKED)/.test(code))
     return new StoreUnavailableError(`the database cannot take writes (${code})`, { cause: error })
   return error
+}
+
+function openRelay(file: string): Database.Database {
+  const relay = new Database(file)
+  relay.pragma('synchronous = NORMAL')
+  relay.pragma('busy_timeout = 5000')
+  relay.defaultSafeIntegers(true)
+  return relay
 }
 
 function read<T>(query: () => T): T {

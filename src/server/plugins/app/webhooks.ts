@@ -2,17 +2,18 @@
 // as delivered, to retry with backoff, or failed for good. Started with the app, stopped when it closes.
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
+import { Agent } from 'undici'
 import type { WebhookConfig } from '../../config.js'
 import type { OutboxEvent } from '../../repository/outbox.js'
 import type { Destinations } from '../../webhooks/destinations.js'
 import { postSigned, signer } from '../../webhooks/signing.js'
 
-/** Events claimed at once; each is sent concurrently with the others of its batch. */
-const BATCH = 16
-/** A sweep claims batches until none is due, but no more than this many before yielding to a later one. */
-const MAX_BATCHES_PER_SWEEP = 64
-/** How often the outbox's size is logged while it holds anything. */
+/** Attempts in flight at once: a stalled receiver holds one of them, not the whole worker. */
+const CONCURRENCY = 64
+/** How often the outbox's size is logged while it holds anything, and old failed events forgotten. */
 const STATS_INTERVAL_MS = 60_000
+/** How long an event that failed for good is kept, for an operator to see, before it is forgotten. */
+const KEEP_FAILED_MS = 7 * 24 * 3600_000
 
 /** The wait after `attempts` failed attempts: doubling from the base, capped, with jitter in its upper half. */
 export function retryDelay(
@@ -30,29 +31,31 @@ export default fp(
     app: FastifyInstance,
     { config, destinations }: { config: WebhookConfig | undefined; destinations: Destinations | undefined },
   ) => {
-    if (!config || !destinations) return
+    if (!config?.deliver || !destinations) return
     const { outbox } = app
     const sign = signer(config.secrets)
+    const dispatcher = new Agent({ connections: CONCURRENCY })
     // Long enough for an attempt and its settling: past it another instance (or a restart after a
     // crash) takes the event again.
     const leaseMs = 2 * config.timeoutMs + 1_000
-    const inFlight = new Set<AbortController>()
+    /** Each attempt under way, by the controller that aborts it. */
+    const inFlight = new Map<AbortController, Promise<void>>()
+    /** Events their receivers took, deleted together at the next fill. */
+    let delivered: string[] = []
     let stopped = false
-    let sweeping: Promise<void> | undefined
-    let again = false
+    let filling: Promise<void> | undefined
+    let scheduled = false
 
-    const deliver = async (event: OutboxEvent) => {
+    const attempt = async (event: OutboxEvent, controller: AbortController) => {
       const attempts = event.attempts + 1
       const url = destinations.of(event.owner)
       let reason = `no endpoint is configured for ${event.owner}`
       if (url) {
-        const controller = new AbortController()
-        inFlight.add(controller)
         const timer = setTimeout(() => controller.abort(), config.timeoutMs)
         try {
-          const status = await postSigned(url, event, sign, controller.signal)
+          const status = await postSigned(url, event, sign, controller.signal, dispatcher)
           if (status >= 200 && status < 300) {
-            await outbox.delivered(event.id)
+            delivered.push(event.id)
             app.log.debug({ webhookId: event.id, owner: event.owner, attempts }, 'webhook event delivered')
             return
           }
@@ -65,7 +68,6 @@ export default fp(
             : `the receiver could not be reached (${causeOf(error)})`
         } finally {
           clearTimeout(timer)
-          inFlight.delete(controller)
         }
       }
       const retryAt = attempts >= config.maxAttempts ? undefined : Date.now() + retryDelay(attempts, config)
@@ -75,34 +77,57 @@ export default fp(
         app.log.error(fields, 'webhook event failed for good: kept as failed and not sent again')
       else app.log.warn({ ...fields, retryAt: new Date(retryAt).toISOString() }, 'webhook attempt failed')
     }
-
-    const sweep = async () => {
-      for (let i = 0; i < MAX_BATCHES_PER_SWEEP && !stopped; i++) {
+    const start = (event: OutboxEvent) => {
+      const controller = new AbortController()
+      const done = attempt(event, controller)
+        .catch((error: unknown) =>
+          app.log.warn({ err: error }, 'webhook attempt not settled: the store failed'),
+        )
+        .finally(() => {
+          inFlight.delete(controller)
+          kick()
+        })
+      inFlight.set(controller, done)
+    }
+    const settle = async () => {
+      const ids = delivered
+      delivered = []
+      await outbox.delivered(ids)
+    }
+    // Settles what was delivered, then claims as many due events as there are free places, until
+    // none is due or every place is taken; a finished attempt kicks it again.
+    const fill = async () => {
+      await settle()
+      while (!stopped && inFlight.size < CONCURRENCY) {
         const now = Date.now()
-        const events = await outbox.claim(now, now + leaseMs, BATCH)
-        if (events.length === 0) return
-        await Promise.all(events.map((event) => deliver(event)))
+        const events = await outbox.claim(now, now + leaseMs, CONCURRENCY - inFlight.size)
+        for (const event of events) start(event)
+        if (events.length < CONCURRENCY) return
       }
     }
-    // One sweep at a time; a kick during one asks for another right after it.
+    // One fill at a time, at most one waiting: the kicks of one event-loop turn (a commit, attempts
+    // finishing together) share a fill, and with it one delete and one claim.
     const kick = () => {
-      if (stopped) return
-      if (sweeping) {
-        again = true
-        return
-      }
-      sweeping = sweep()
-        .catch((error: unknown) => app.log.warn({ err: error }, 'webhook delivery paused: the store failed'))
-        .finally(() => {
-          sweeping = undefined
-          if (again) {
-            again = false
-            kick()
-          }
-        })
+      if (stopped || scheduled) return
+      scheduled = true
+      setImmediate(async () => {
+        await filling
+        scheduled = false
+        if (stopped) return
+        filling = fill()
+          .catch((error: unknown) =>
+            app.log.warn({ err: error }, 'webhook delivery paused: the store failed'),
+          )
+          .finally(() => {
+            filling = undefined
+          })
+      })
     }
     const logStats = async () => {
       try {
+        const forgotten = await outbox.purgeFailed(Date.now() - KEEP_FAILED_MS)
+        if (forgotten > 0)
+          app.log.info({ forgotten }, 'webhook outbox: events failed for good over 7 days ago forgotten')
         const { pending, failed, oldestPendingAt } = await outbox.stats()
         if (pending === 0 && failed === 0) return
         const oldestPendingSeconds =
@@ -133,8 +158,13 @@ export default fp(
       stopped = true
       clearInterval(poll)
       clearInterval(stats)
-      for (const controller of inFlight) controller.abort()
-      await sweeping
+      await filling
+      // Attempts under way are cut short (their leases run out and they are sent again); what was
+      // delivered is settled, so that a graceful stop sends nothing twice.
+      for (const controller of inFlight.keys()) controller.abort()
+      await Promise.allSettled(inFlight.values())
+      await settle().catch((error: unknown) => app.log.warn({ err: error }, 'webhook events not settled'))
+      await dispatcher.close()
     })
   },
   { name: 'webhooks', dependencies: ['repository'] },
