@@ -15,6 +15,7 @@ import { afterAll, describe, expect, it, onTestFinished } from 'vitest'
 import { loadConfig, SANDBOX_WEBHOOK_SECRET, type WebhookConfig } from '../src/server/config.js'
 import { retryDelay } from '../src/server/plugins/app/webhooks.js'
 import { OutboxFullError, PendingBound } from '../src/server/repository/outbox.js'
+import { openPostgresRepository } from '../src/server/repository/postgres-repository.js'
 import { openSqliteRepository } from '../src/server/repository/sqlite-repository.js'
 import { signer } from '../src/server/webhooks/signing.js'
 import { ALICE, BOB, build } from './helpers/build.js'
@@ -442,27 +443,50 @@ describe('the receiver side', () => {
     expect(bound.needsCount(1_601)).toBe(true)
   })
 
-  it('deletes delivered events, forgets events failed for good before the cut, and keeps settling through a close', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'plant-store-outbox-'))
-    onTestFinished(() => rmSync(dir, { recursive: true, force: true }))
-    const file = join(dir, 'plants.db')
-    const open = () => openSqliteRepository(file, { outbox: { wants: () => true, maxPending: 100 } })
-    const store = open()
-    for (const id of [1, 2, 3]) expect(await store.create('alice', { id, name: `plant ${id}` })).toBe(true)
-    const [first, second, third] = await store.outbox.claim(Date.now(), Date.now() + 60_000, 10)
-    if (!first || !second || !third) throw new Error('three events were stored')
-    await store.outbox.attemptFailed(first.id, 1, undefined, 'the receiver answered 500')
-    await store.outbox.attemptFailed(second.id, 1, undefined, 'the receiver answered 500')
-    expect(await store.outbox.stats()).toMatchObject({ pending: 1, failed: 2 })
-    expect(await store.outbox.purgeFailed(Date.now() - 60_000)).toBe(0)
-    expect(await store.outbox.purgeFailed(Date.now() + 1)).toBe(2)
-    // Settled and closed at once, with no claim after it: the close deletes it all the same.
-    await store.outbox.delivered([third.id])
-    await store.close()
-    const reopened = open()
-    onTestFinished(() => reopened.close())
-    expect(await reopened.outbox.stats()).toEqual({ pending: 0, failed: 0, oldestPendingAt: undefined })
-  })
+  const outboxStores = {
+    SQLite: async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'plant-store-outbox-'))
+      onTestFinished(() => rmSync(dir, { recursive: true, force: true }))
+      const file = join(dir, 'plants.db')
+      return async () => openSqliteRepository(file, { outbox: { wants: () => true, maxPending: 100 } })
+    },
+    PostgreSQL: async () => {
+      const url = await (await postgresCluster()).createDatabase()
+      return () =>
+        openPostgresRepository({
+          url,
+          poolSize: 2,
+          connectTimeoutMs: 10_000,
+          statementTimeoutMs: 10_000,
+          outbox: { wants: () => true, maxPending: 100 },
+        })
+    },
+  }
+  it.each(Object.keys(outboxStores) as (keyof typeof outboxStores)[])(
+    'deletes delivered events, forgets events failed for good before the cut, and settles through a close (%s)',
+    async (kind) => {
+      if (kind === 'PostgreSQL' && postgresMissing !== undefined) {
+        console.warn(`skipped on PostgreSQL: ${postgresMissing}`)
+        return
+      }
+      const open = await outboxStores[kind]()
+      const store = await open()
+      for (const id of [1, 2, 3]) expect(await store.create('alice', { id, name: `plant ${id}` })).toBe(true)
+      const [first, second, third] = await store.outbox.claim(Date.now(), Date.now() + 60_000, 10)
+      if (!first || !second || !third) throw new Error('three events were stored')
+      await store.outbox.attemptFailed(first.id, 1, undefined, 'the receiver answered 500')
+      await store.outbox.attemptFailed(second.id, 1, undefined, 'the receiver answered 500')
+      expect(await store.outbox.stats()).toMatchObject({ pending: 1, failed: 2 })
+      expect(await store.outbox.purgeFailed(Date.now() - 60_000)).toBe(0)
+      expect(await store.outbox.purgeFailed(Date.now() + 1)).toBe(2)
+      // Settled and closed at once, with no claim after it: the close deletes it all the same.
+      await store.outbox.delivered([third.id])
+      await store.close()
+      const reopened = await open()
+      onTestFinished(() => reopened.close())
+      expect(await reopened.outbox.stats()).toEqual({ pending: 0, failed: 0, oldestPendingAt: undefined })
+    },
+  )
 
   it('waits 2.5 to 5 seconds before the first retry by default, doubling up to the cap', () => {
     const config = loadConfig({
