@@ -12,6 +12,7 @@ import { givenPlants } from '../scripts/lib/spec.js'
 import { BODY_LIMIT } from '../src/server/app.js'
 import { type ExplorationDeviation, explorationDeviations } from './deviations.js'
 import { loadDocument } from './lib/document.js'
+import { describeNewPlantEvents } from './lib/event-tests.js'
 import { expectedStatus, judge, Principal, readBackProblems, stateOf } from './lib/explore.js'
 import { describeAnswer } from './lib/http.js'
 import { describeProbe, type Probe, probeArbitrary } from './lib/probes.js'
@@ -38,7 +39,8 @@ const seed = replaying
   : (Date.now() ^ (Math.random() * 0x1_0000_0000)) | 0
 const path = process.env.CONTRACT_PATH || undefined
 
-const { document, operations } = await loadDocument(contractSpecPath)
+const loaded = await loadDocument(contractSpecPath)
+const { document, operations } = loaded
 const state = stateOf(givenPlants(document))
 const probes = probeArbitrary(operations, BODY_LIMIT).map((probe) =>
   Object.assign(probe, { [fc.toStringMethod]: () => describeProbe(probe) }),
@@ -58,7 +60,7 @@ let stoppedEarly: string | undefined
 const idle: ExplorationDeviation[] = []
 
 beforeAll(async () => {
-  running = await startTargets(TARGETS)
+  running = await startTargets(TARGETS, loaded)
   for (const name of TARGETS) {
     const target = running.targets[name]
     if (!target) throw new Error(`${name} did not start`)
@@ -204,6 +206,9 @@ describe('generated requests, judged by the document, on every target', () => {
     ).toEqual([])
   }, 120_000)
 })
+
+// Last: every create of the search, and of the classes looked for, has been answered by now.
+describeNewPlantEvents(TARGETS, () => running)
 
 function writeReport(): void {
   const rows = [...tally]

@@ -11,6 +11,7 @@ import { deviations } from './deviations.js'
 import { CONTRACT_HEADERS_TIMEOUT_MS, CONTRACT_RATE_LIMIT, TRANSPORT_DERIVATIONS } from './fixtures.js'
 import type { ConventionProblem, Plant } from './lib/cases.js'
 import { loadDocument, lowestSuccess } from './lib/document.js'
+import { describeNewPlantEvents } from './lib/event-tests.js'
 import { exampleCases } from './lib/example-cases.js'
 import { generatedCases } from './lib/generated-cases.js'
 import { describeAnswer, send } from './lib/http.js'
@@ -42,7 +43,8 @@ const ALL_TARGETS: TargetName[] = [
 ]
 const TARGETS = chosenTargets(ALL_TARGETS)
 
-const { document, operations } = await loadDocument(contractSpecPath)
+const loaded = await loadDocument(contractSpecPath)
+const { document, operations } = loaded
 const conventionProblems: ConventionProblem[] = []
 const examples = exampleCases(operations, conventionProblems)
 const generated = generatedCases(operations)
@@ -59,7 +61,7 @@ const { coverage } = runner
 const target = (name: TargetName) => runner.target(name)
 
 beforeAll(async () => {
-  runner.running = await startTargets(TARGETS, {
+  runner.running = await startTargets(TARGETS, loaded, {
     rateLimitMax: CONTRACT_RATE_LIMIT,
     headersTimeoutMs: CONTRACT_HEADERS_TIMEOUT_MS,
   })
@@ -329,3 +331,6 @@ describe('the run as a whole', () => {
     expect(notMet, `listed but never met (was its test filtered out?):\n${notMet.join('\n')}`).toEqual([])
   })
 })
+
+// Last: every create of the file has been answered by now.
+describeNewPlantEvents(TARGETS, () => runner.running)

@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { INSTALL_HINT, postgresBinDir } from '../scripts/lib/postgres.js'
 import { repoRoot } from '../scripts/lib/processes.js'
 import { loadDocument } from './lib/document.js'
+import { describeNewPlantEvents } from './lib/event-tests.js'
 import { type Api, deriveApi, describeApi } from './lib/stateful.js'
 import { RequestCounts, type RunResult, runTarget, writeReport } from './lib/stateful-run.js'
 import {
@@ -58,7 +59,8 @@ const MAX_COMMANDS = 25
 // machine that runs fewer sequences is reported, not failed; only a run that ends none fails.
 const TIME_LIMIT_MS = integerFromEnv('CONTRACT_TIME_LIMIT_MS') ?? 15 * 60_000
 
-const { document, operations } = await loadDocument(contractSpecPath)
+const loaded = await loadDocument(contractSpecPath)
+const { document, operations } = loaded
 let api: Api | undefined
 let deriveError: unknown
 try {
@@ -73,7 +75,7 @@ const results: RunResult[] = []
 const startedAt = Date.now()
 
 beforeAll(async () => {
-  running = await startTargets(TARGETS)
+  running = await startTargets(TARGETS, loaded)
 }, 120_000)
 
 afterAll(async () => {
@@ -132,3 +134,6 @@ for (const name of TARGETS) {
     )
   })
 }
+
+// Last, after every target's sequences: each create of theirs has been answered by now.
+describeNewPlantEvents(TARGETS, () => running)

@@ -110,10 +110,12 @@ export class CaseRunner {
     const url = c.kind === 'example' && c.derivation?.kind === 'store-down' ? t.storeDownUrl : t.url
     if (url === undefined) throw new Error(`${c.id}: the ${targetName} has no instance whose store is down`)
     const credentials = authorization(t, c.request.auth, token)
-    let answer = await send(url, c.request, credentials)
+    // Through the target's own sender, where it has one: a create there is shown to its webhook receiver.
+    const sender = t.send ?? send
+    let answer = await sender(url, c.request, credentials)
     for (let sent = 1; c.request.repeat && sent < c.request.repeat.atMost; sent++) {
       if (answer.status === c.request.repeat.until) break
-      answer = await send(url, c.request, credentials)
+      answer = await sender(url, c.request, credentials)
     }
     if (targetName === 'server') this.serverAnswers.set(c.id, answer)
 

@@ -1,14 +1,29 @@
 // The targets of the contract run (the real server on SQLite and on PostgreSQL, sandbox, Prism mock,
-// validating proxy, and the in-process handlers served over HTTP in both modes): starting them,
-// a fresh principal per case, and setting up the plants a case needs.
+// validating proxy, and the in-process handlers served over HTTP in both modes): starting them, with
+// a receiver for the newPlant events of those that send them, a fresh principal per case, and setting
+// up the plants a case needs.
 import * as commands from '../../scripts/lib/commands.js'
 import { listAll as listPages } from '../../scripts/lib/paging.js'
 import { type Cluster, startCluster } from '../../scripts/lib/postgres.js'
 import { type Started, startProcess } from '../../scripts/lib/processes.js'
 import { specPath } from '../../scripts/lib/spec.js'
 import { UNKNOWN_TOKEN } from '../fixtures.js'
+import type { WebhookReceiver } from '../verify/webhook-receiver.js'
 import type { Plant } from './cases.js'
+import type { LoadedDocument } from './document.js'
 import { type Auth, type Endpoint, type RequestSpec, send } from './http.js'
+import {
+  nothingToJudge,
+  sandboxHeaders,
+  sandboxScopes,
+  sandboxWebhookEnv,
+  serverScopes,
+  serverWebhookEnv,
+  startReceiver,
+  type WebhookTarget,
+  watchedSend,
+  webhookTargets,
+} from './webhook-events.js'
 
 // CONTRACT_SPEC points the suite and Prism at a draft of the document, to see what a proposed
 // change would break before making it; the real server always serves spec/openapi.yaml.
@@ -57,7 +72,12 @@ function takeServerToken(): string {
   return token
 }
 
-export const authTokensEnv = serverTokens.map((token, i) => `contract-${i + 1}:${token}`).join(',')
+/** Each token's principal, as AUTH_TOKENS names it. */
+const serverPrincipals = new Map(serverTokens.map((token, i) => [token, `contract-${i + 1}`]))
+
+export const authTokensEnv = [...serverPrincipals]
+  .map(([token, principal]) => `${principal}:${token}`)
+  .join(',')
 
 export function authorization(target: Target, auth: Auth, token: string): string | undefined {
   switch (auth.kind) {
@@ -74,6 +94,8 @@ export function authorization(target: Target, auth: Auth, token: string): string
 
 export interface Running {
   targets: Partial<Record<TargetName, Target>>
+  /** The newPlant receiver of each process that sends its events to one; none when the document gives nothing to judge them by. */
+  receivers: Partial<Record<WebhookTarget, WebhookReceiver>>
   processes: Started[]
   stop(): Promise<void>
 }
@@ -86,6 +108,7 @@ async function startOnPostgres(
   track: (p: Promise<Started>) => Promise<Started>,
   clusters: Cluster[],
   limits: Record<string, string>,
+  webhooks: Record<string, string>,
 ): Promise<{ server: Started; storeDown: Started }> {
   const [up, down] = await Promise.all([startCluster(), startCluster()])
   clusters.push(up, down)
@@ -97,7 +120,12 @@ async function startOnPostgres(
   })
   const [upUrl, downUrl] = await Promise.all([up.createDatabase(), down.createDatabase()])
   const [server, storeDown] = await Promise.all([
-    track(startProcess(commands.server({ name: 'real server on PostgreSQL', env: env(upUrl) }))),
+    track(
+      startProcess(
+        commands.server({ name: 'real server on PostgreSQL', env: { ...env(upUrl), ...webhooks } }),
+      ),
+    ),
+    // No receiver: a store that is down creates nothing, and its answers are judged as answers alone.
     track(startProcess(commands.server({ name: 'real server, its PostgreSQL stopped', env: env(downUrl) }))),
   ])
   await down.stopFast()
@@ -111,7 +139,12 @@ export interface TargetOptions {
   headersTimeoutMs?: number
 }
 
-export async function startTargets(names: TargetName[], options: TargetOptions = {}): Promise<Running> {
+/** Starts the named targets; `loaded`, the document under test, is what their newPlant events are judged by. */
+export async function startTargets(
+  names: TargetName[],
+  loaded: LoadedDocument,
+  options: TargetOptions = {},
+): Promise<Running> {
   const limits = {
     ...commands.generousLimits,
     // The 500, 503 and 507 of every operation are reachable through X-Simulate-Fault (contracts/fixtures.ts).
@@ -123,9 +156,12 @@ export async function startTargets(names: TargetName[], options: TargetOptions =
   }
   const processes: Started[] = []
   const clusters: Cluster[] = []
+  const receivers: Running['receivers'] = {}
   const stop = async () => {
     await Promise.allSettled(processes.map((p) => p.stop()))
     await Promise.allSettled(clusters.map((c) => c.destroy()))
+    // Closed already where a layer judged its events; here after one that did not get that far.
+    await Promise.allSettled(Object.values(receivers).map((r) => r.close()))
   }
   const track = async (p: Promise<Started>) => {
     const started = await p
@@ -134,23 +170,49 @@ export async function startTargets(names: TargetName[], options: TargetOptions =
   }
   try {
     const want = new Set(names)
+    // A receiver per process that sends events, listening before the process starts: its URL is in the
+    // process's environment.
+    const senders = webhookTargets(names)
+    const inSandbox = sandboxScopes()
+    if (senders.length > 0) {
+      const why = nothingToJudge(loaded)
+      if (why) console.warn(`newPlant events are not judged: ${why}`)
+      else
+        await Promise.all(
+          senders.map(async (name) => {
+            const scopes = name === 'sandbox' ? inSandbox : serverScopes(serverPrincipals)
+            receivers[name] = await startReceiver(loaded, scopes)
+          }),
+        )
+    }
+    const webhookEnv = (name: WebhookTarget): Record<string, string> => {
+      const receiver = receivers[name]
+      if (!receiver) return {}
+      return name === 'sandbox' ? sandboxWebhookEnv : serverWebhookEnv(receiver, serverPrincipals)
+    }
     // allSettled, not all: when one fails to start, the others must have finished starting (and be
     // tracked) before the catch below stops them.
     const settled = await Promise.allSettled([
       want.has('server') || want.has('proxy')
         ? track(
             startProcess(
-              commands.server({ env: { AUTH_TOKENS: authTokensEnv, NODE_ENV: 'test', ...limits } }),
+              commands.server({
+                env: { AUTH_TOKENS: authTokensEnv, NODE_ENV: 'test', ...limits, ...webhookEnv('server') },
+              }),
             ),
           )
         : undefined,
       want.has('sandbox')
-        ? track(startProcess(commands.sandbox({ env: { NODE_ENV: 'test', ...limits } })))
+        ? track(
+            startProcess(
+              commands.sandbox({ env: { NODE_ENV: 'test', ...limits, ...webhookEnv('sandbox') } }),
+            ),
+          )
         : undefined,
       want.has('mock') ? track(startProcess(commands.mock({ spec: contractSpecPath }))) : undefined,
       want.has('handlers') ? track(startProcess(commands.handlers('stateful'))) : undefined,
       want.has('examples') ? track(startProcess(commands.handlers('examples'))) : undefined,
-      want.has('postgres') ? startOnPostgres(track, clusters, limits) : undefined,
+      want.has('postgres') ? startOnPostgres(track, clusters, limits, webhookEnv('postgres')) : undefined,
     ])
     const failed = settled.filter((s): s is PromiseRejectedResult => s.status === 'rejected')
     if (failed.length) throw new Error(failed.map((f) => String(f.reason)).join('\n\n'))
@@ -170,8 +232,18 @@ export async function startTargets(names: TargetName[], options: TargetOptions =
         ? await track(startProcess(commands.proxy(server.url, { spec: contractSpecPath })))
         : undefined
 
+    // Every request to a process with a receiver, through any target that reaches it, is shown to
+    // the receiver: the creates among them are what its events are judged against.
+    const watched = (name: WebhookTarget, urls: string[]): Pick<Target, 'send'> => {
+      const receiver = receivers[name]
+      if (!receiver) return {}
+      const headers = name === 'sandbox' ? sandboxHeaders(receiver, inSandbox) : undefined
+      return { send: watchedSend(receiver, urls, headers) }
+    }
     const targets: Running['targets'] = {}
     const unknownToken = () => `${UNKNOWN_TOKEN}-${++nextFreeToken}`
+    // The proxy's creates are its real server's: one receiver sees the requests of both.
+    const toServer = server ? watched('server', [server.url, ...(proxy ? [proxy.url] : [])]) : {}
     if (server && want.has('server')) {
       targets.server = {
         name: 'server',
@@ -180,6 +252,7 @@ export async function startTargets(names: TargetName[], options: TargetOptions =
         seeded: false,
         newToken: takeServerToken,
         unknownToken,
+        ...toServer,
       }
     }
     if (onPostgres) {
@@ -191,6 +264,7 @@ export async function startTargets(names: TargetName[], options: TargetOptions =
         seeded: false,
         newToken: takeServerToken,
         unknownToken,
+        ...watched('postgres', [onPostgres.server.url]),
       }
     }
     if (proxy && server) {
@@ -201,6 +275,7 @@ export async function startTargets(names: TargetName[], options: TargetOptions =
         seeded: false,
         newToken: takeServerToken,
         unknownToken,
+        ...toServer,
       }
     }
     if (sandbox) {
@@ -213,6 +288,7 @@ export async function startTargets(names: TargetName[], options: TargetOptions =
         seeded: true,
         newToken: fresh,
         unknownToken,
+        ...watched('sandbox', [sandbox.url]),
       }
     }
     if (handlers) {
@@ -247,7 +323,7 @@ export async function startTargets(names: TargetName[], options: TargetOptions =
         unknownToken,
       }
     }
-    return { targets, processes, stop }
+    return { targets, receivers, processes, stop }
   } catch (error) {
     await stop()
     throw error
@@ -272,9 +348,10 @@ export async function setUpPlants(target: Target, token: string, plants: Plant[]
   const base = target.stateUrl
   if (!base) return
   const auth = `Bearer ${token}`
+  const sender = target.send ?? send
   if (target.seeded) {
     for (const plant of await listAll(base, token)) {
-      const answer = await send(
+      const answer = await sender(
         base,
         { method: 'DELETE', path: `/plants/${plant.id}`, auth: { kind: 'principal' } },
         auth,
@@ -284,7 +361,7 @@ export async function setUpPlants(target: Target, token: string, plants: Plant[]
     }
   }
   for (const plant of plants) {
-    const answer = await send(
+    const answer = await sender(
       base,
       { method: 'POST', path: '/plants', auth: { kind: 'principal' }, ...json(plant) },
       auth,

@@ -17,7 +17,7 @@ import { runSecurity } from './layers/security.js'
 import { runStateful } from './layers/stateful.js'
 import { LAYERS, type Layer, Results } from './results.js'
 import { type OwnedPlant, Subject } from './subject.js'
-import { type WebhookOptions, WebhookReceiver } from './webhook-receiver.js'
+import { tokenScopes, type WebhookOptions, WebhookReceiver } from './webhook-receiver.js'
 
 export interface VerifyOptions {
   baseUrl: string
@@ -115,7 +115,7 @@ export async function verify(options: VerifyOptions): Promise<Results> {
     if (!/^whsec_[A-Za-z0-9+/]+={0,2}$/.test(options.webhook.secret))
       throw new VerifyUsageError('the webhook secret must be whsec_ followed by base64')
     try {
-      receiver = await WebhookReceiver.start(options.webhook, loaded, options.tokens)
+      receiver = await WebhookReceiver.start(options.webhook, loaded, tokenScopes(options.tokens))
     } catch (error) {
       throw new VerifyUsageError(`cannot receive webhooks: ${(error as Error).message}`)
     }

@@ -1,5 +1,6 @@
-// The verifier's webhook receiver: listens on 127.0.0.1 during a run, takes every newPlant event the
-// server under test sends, and judges them at the end against the creates the run saw answered.
+// The webhook receiver of the verifier and of the kit's contract suite: listens on 127.0.0.1 during a
+// run, takes every newPlant event a server sends, and judges them at the end against the creates the
+// run saw answered.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { parseJsonBody } from '@plant-store/core'
@@ -18,6 +19,36 @@ export interface WebhookOptions {
   secret: string
   /** The longest wait, after the requests, for events still to come (default 30 s). */
   waitMs?: number
+}
+
+/**
+ * Whose creates and events a receiver pairs up. Plant ids are per principal, so where several
+ * principals create the same id (the contract suite's cases), each principal's events must come to a
+ * path of its own: a create and an event are paired only within one scope.
+ */
+export interface WebhookScopes {
+  /** The scope of a create sent with this Authorization; undefined: none of its principal's events come here. */
+  ofCreate(authorization: string | undefined): string | undefined
+  /** The scope of an event, by the path (query string dropped) it was delivered to. */
+  ofDelivery(path: string): string
+}
+
+/** One scope for the given tokens' creates and for every event, whatever its path: the verifier's two principals. */
+export function tokenScopes(tokens: readonly string[]): WebhookScopes {
+  const authorizations = new Set(tokens.map((token) => `Bearer ${token}`))
+  return {
+    ofCreate: (authorization) =>
+      authorization !== undefined && authorizations.has(authorization) ? '' : undefined,
+    ofDelivery: () => '',
+  }
+}
+
+/** One judged delivery, or one create answered 200 whose event never came; no problems: as the document says. */
+export interface WebhookFinding {
+  title: string
+  /** What was received (method, path, the signing headers, the body), or which create it is. */
+  request: string
+  problems: string[]
 }
 
 /** The events of one webhook, as the document declares them. */
@@ -63,12 +94,13 @@ export function newPlantWebhook(loaded: LoadedDocument): WebhookSpec | undefined
 
 export class WebhookReceiver {
   private readonly deliveries: Delivery[] = []
-  /** The id (in decimal) of each create answered 200 to one of the two principals, with how many there were. */
+  /** Each create answered 200, keyed by its scope and id (in decimal), with how many there were. */
   private readonly announced = new Map<string, number>()
-  /** Creates answered anything else, by id: an event for one of these is one a refused create sent. */
+  /** Creates answered anything else, by the same key: an event for one of these is one a refused create sent. */
   private readonly refused = new Set<string>()
+  /** How many creates in a scope were answered anything else. */
+  private refusals = 0
   private readonly create: OperationEntry | undefined
-  private readonly authorizations: Set<string>
 
   private constructor(
     private readonly server: Server,
@@ -76,10 +108,9 @@ export class WebhookReceiver {
     private readonly spec: WebhookSpec,
     private readonly options: WebhookOptions,
     loaded: LoadedDocument,
-    tokens: readonly [string, string],
+    private readonly scopes: WebhookScopes,
   ) {
     this.create = loaded.operations.find((entry) => roleOf(entry) === 'create')
-    this.authorizations = new Set(tokens.map((token) => `Bearer ${token}`))
     server.on('request', (request, response) => {
       const chunks: Buffer[] = []
       let size = 0
@@ -104,7 +135,7 @@ export class WebhookReceiver {
   static async start(
     options: WebhookOptions,
     loaded: LoadedDocument,
-    tokens: readonly [string, string],
+    scopes: WebhookScopes,
   ): Promise<WebhookReceiver> {
     const spec = newPlantWebhook(loaded)
     if (!spec) throw new Error('the document declares no newPlant webhook to judge')
@@ -117,61 +148,106 @@ export class WebhookReceiver {
       })
     })
     const { port } = server.address() as AddressInfo
-    return new WebhookReceiver(server, `http://127.0.0.1:${port}/`, spec, options, loaded, tokens)
+    return new WebhookReceiver(server, `http://127.0.0.1:${port}/`, spec, options, loaded, scopes)
   }
 
   get operationId(): string {
     return this.spec.operationId
   }
 
-  /** Every request the run sends and its answer: notes the principals' creates and how they were answered. */
+  /** Every request the run sends and its answer: notes the creates of the scopes and how they were answered. */
   observe(request: RequestSpec, authorization: string | undefined, answer: Answer): void {
     if (!this.create || request.method.toUpperCase() !== this.create.method.toUpperCase()) return
     if (request.path.split('?')[0] !== this.create.path) return
-    if (authorization === undefined || !this.authorizations.has(authorization)) return
+    const scope = this.scopes.ofCreate(authorization)
+    if (scope === undefined) return
     const id = createdId(request.body)
     if (id === undefined) return
-    if (answer.status === 200) this.announced.set(id, (this.announced.get(id) ?? 0) + 1)
-    else this.refused.add(id)
+    const key = keyOf(scope, id)
+    if (answer.status === 200) this.announced.set(key, (this.announced.get(key) ?? 0) + 1)
+    else {
+      this.refused.add(key)
+      this.refusals++
+    }
   }
 
-  /** Events counted by id: one per distinct webhook-id (a repeat of one is a retry, which is allowed). */
+  /** The scope and plant of a delivery, as one key; undefined when its body has no integer id. */
+  private keyOfDelivery(delivery: Delivery): string | undefined {
+    const id = idOf(delivery.body)
+    return id === undefined ? undefined : keyOf(this.scopes.ofDelivery(delivery.path.split('?')[0] ?? ''), id)
+  }
+
+  /** Events counted by key: one per distinct webhook-id (a repeat of one is a retry, which is allowed). */
   private received(): Map<string, Set<string>> {
-    const byId = new Map<string, Set<string>>()
+    const byKey = new Map<string, Set<string>>()
     for (const delivery of this.deliveries) {
-      const id = idOf(delivery.body)
-      if (id === undefined) continue
-      const events = byId.get(id) ?? new Set()
+      const key = this.keyOfDelivery(delivery)
+      if (key === undefined) continue
+      const events = byKey.get(key) ?? new Set()
       events.add(String(delivery.headers['webhook-id']))
-      byId.set(id, events)
+      byKey.set(key, events)
     }
-    return byId
+    return byKey
   }
 
   private complete(): boolean {
     const received = this.received()
-    for (const [id, count] of this.announced) if ((received.get(id)?.size ?? 0) < count) return false
+    for (const [key, count] of this.announced) if ((received.get(key)?.size ?? 0) < count) return false
     return true
   }
 
   /**
    * Waits, within the option's bound, for every announced create's event, and a moment more for any
-   * surplus one; then judges every delivery and every create against them, and closes the receiver.
+   * surplus one; then closes the receiver.
    */
-  async finish(results: Results, command: string): Promise<{ received: number }> {
+  async settle(): Promise<void> {
     const deadline = Date.now() + (this.options.waitMs ?? DEFAULT_WAIT_MS)
     while (!this.complete() && Date.now() < deadline) await sleep(POLL_MS)
     await sleep(Math.min(SETTLE_MS, Math.max(0, deadline - Date.now())))
     await this.close()
-    this.judge(results, command)
+  }
+
+  /** Settles, then judges every delivery and every create against them into the verifier's results. */
+  async finish(results: Results, command: string): Promise<{ received: number }> {
+    await this.settle()
+    const document = `${this.spec.operationId}: POST application/json, the document's body schema, the Standard Webhooks headers, signed with the secret; one event per create answered 200`
+    for (const finding of this.judge())
+      results.record({
+        layer: 'webhooks',
+        operationId: this.spec.operationId,
+        checks: ['webhook_conformance'],
+        problems: finding.problems.map((p) => `event: ${p}`),
+        title: finding.title,
+        request: finding.request,
+        answer: 'the receiver answered 200',
+        document,
+        replay: command,
+      })
     return { received: this.deliveries.length }
   }
 
-  /** The creates of the two principals answered 200, each of which the server owes an event. */
+  /** The creates answered 200, each of which the server owes an event. */
   get createsAnswered200(): number {
     let total = 0
     for (const count of this.announced.values()) total += count
     return total
+  }
+
+  /** The creates answered anything but 200, none of which may send an event. */
+  get createsRefused(): number {
+    return this.refusals
+  }
+
+  /** The events received, each counted once however many times it was delivered. */
+  get events(): number {
+    let total = 0
+    for (const events of this.received().values()) total += events.size
+    return total
+  }
+
+  /** The deliveries received, retries of an event included. */
+  get deliveryCount(): number {
+    return this.deliveries.length
   }
 
   /** Stops listening; a second call does nothing. */
@@ -181,58 +257,56 @@ export class WebhookReceiver {
     await new Promise((resolve) => this.server.close(resolve))
   }
 
-  private judge(results: Results, command: string): void {
-    const document = `${this.spec.operationId}: POST application/json, the document's body schema, the Standard Webhooks headers, signed with the secret; one event per create answered 200`
-    const record = (title: string, request: string, problems: string[]) =>
-      results.record({
-        layer: 'webhooks',
-        operationId: this.spec.operationId,
-        checks: ['webhook_conformance'],
-        problems: problems.map((p) => `event: ${p}`),
-        title,
-        request,
-        answer: 'the receiver answered 200',
-        document,
-        replay: command,
-      })
+  /**
+   * Every delivery judged (the method, content type, headers, body and signature the document gives
+   * it, and whether a create answered 200 in its scope announced it), and every create answered 200
+   * whose event did not come.
+   */
+  judge(): WebhookFinding[] {
+    const findings: WebhookFinding[] = []
     const webhook = new Webhook(this.options.secret)
     const counted = new Map<string, number>()
     const seenEvents = new Set<string>()
     for (const delivery of this.deliveries) {
       const problems = this.deliveryProblems(delivery, webhook)
-      const id = idOf(delivery.body)
+      const key = this.keyOfDelivery(delivery)
       const eventId = String(delivery.headers['webhook-id'])
       // A retry carries the webhook-id of an event already in: judged as a delivery, counted once.
-      if (id !== undefined && !seenEvents.has(`${id}\t${eventId}`)) {
-        seenEvents.add(`${id}\t${eventId}`)
-        const count = (counted.get(id) ?? 0) + 1
-        counted.set(id, count)
-        const expected = this.announced.get(id) ?? 0
+      if (key !== undefined && !seenEvents.has(`${key}\t${eventId}`)) {
+        seenEvents.add(`${key}\t${eventId}`)
+        const count = (counted.get(key) ?? 0) + 1
+        counted.set(key, count)
+        const expected = this.announced.get(key) ?? 0
+        const plant = plantOf(key)
         if (count > expected)
           problems.push(
             expected === 0
-              ? this.refused.has(id)
-                ? `an event for plant ${id}, whose create was refused`
-                : `an event for plant ${id}, which no create of the run answered 200`
-              : `${count} events for plant ${id}, created ${expected} time(s)`,
+              ? this.refused.has(key)
+                ? `an event for ${plant}, whose create was refused`
+                : `an event for ${plant}, which no create of the run answered 200`
+              : `${count} events for ${plant}, created ${expected} time(s)`,
           )
       }
       const head = ['webhook-id', 'webhook-timestamp', 'webhook-signature']
         .map((name) => `${name}: ${delivery.headers[name] ?? '(none)'}`)
         .join(', ')
-      record(
-        `event ${eventId}`,
-        `${delivery.method} ${delivery.path} [${head}] ${delivery.body.slice(0, 300)}`,
+      findings.push({
+        title: `event ${eventId}`,
+        request: `${delivery.method} ${delivery.path} [${head}] ${delivery.body.slice(0, 300)}`,
         problems,
-      )
+      })
     }
-    for (const [id, expected] of this.announced) {
-      const got = counted.get(id) ?? 0
+    for (const [key, expected] of this.announced) {
+      const got = counted.get(key) ?? 0
+      const plant = plantOf(key)
       if (got < expected)
-        record(`create of plant ${id}`, `the create of plant ${id}, answered 200`, [
-          `no event within the wait for ${expected - got} create(s) of plant ${id} answered 200`,
-        ])
+        findings.push({
+          title: `create of ${plant}`,
+          request: `the create of ${plant}, answered 200`,
+          problems: [`no event within the wait for ${expected - got} create(s) of ${plant} answered 200`],
+        })
     }
+    return findings
   }
 
   private deliveryProblems(delivery: Delivery, webhook: Webhook): string[] {
@@ -266,6 +340,16 @@ export class WebhookReceiver {
     }
     return problems
   }
+}
+
+/** A scope and a plant id (in decimal) as one key; the id, all digits, is what follows the last tab. */
+const keyOf = (scope: string, id: string) => `${scope}\t${id}`
+
+/** A key as its messages name it: `plant 7`, or `plant 7 at /contract-3` where scopes are paths. */
+function plantOf(key: string): string {
+  const tab = key.lastIndexOf('\t')
+  const scope = key.slice(0, tab)
+  return `plant ${key.slice(tab + 1)}${scope ? ` at ${scope}` : ''}`
 }
 
 /**
