@@ -5,7 +5,9 @@
 import { createServer } from 'node:net'
 import { type Results, verify } from '@plant-store/verify'
 import { Webhook } from 'standardwebhooks'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it, vi } from 'vitest'
+import { loadDocument } from '../contracts/lib/document.js'
+import { tokenScopes, WebhookReceiver } from '../contracts/verify/webhook-receiver.js'
 import * as commands from '../scripts/lib/commands.js'
 import { type Started, startProcess } from '../scripts/lib/processes.js'
 
@@ -151,4 +153,36 @@ describe('the verifier, judging the newPlant webhook', () => {
     expect(webhookRow(results)?.passed ?? 0).toBe(0)
     await target.stop()
   }, 240_000)
+
+  it('judges an event’s timestamp by when it arrived, not by when a long run ends', async () => {
+    const receiver = await WebhookReceiver.start(
+      { port: 0, secret: SECRET },
+      await loadDocument(),
+      tokenScopes([]),
+    )
+    try {
+      const body = '{"id":9007199254740993,"name":"Oak"}'
+      const sentAt = new Date()
+      const answer = await fetch(`${receiver.url}hooks`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'webhook-id': 'msg_early',
+          'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
+          'webhook-signature': new Webhook(SECRET).sign('msg_early', sentAt, body),
+        },
+        body,
+      })
+      expect(answer.status).toBe(200)
+      // Judged ten minutes later, past the five minutes' tolerance: the event was in time when it came.
+      vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 10 * 60_000 })
+      const problems = receiver.judge().flatMap((finding) => finding.problems)
+      expect(problems).toEqual([
+        'an event for plant 9007199254740993, which no create of the run answered 200',
+      ])
+    } finally {
+      vi.useRealTimers()
+      await receiver.close()
+    }
+  })
 })

@@ -63,6 +63,8 @@ interface Delivery {
   path: string
   headers: IncomingHttpHeaders
   body: string
+  /** Why the signature does not verify, judged when the delivery came; undefined when it does. */
+  signatureProblem: string | undefined
 }
 
 /** The bodies a receiver takes: a plant is a few hundred bytes, so anything past this is not one. */
@@ -111,6 +113,7 @@ export class WebhookReceiver {
     private readonly scopes: WebhookScopes,
   ) {
     this.create = loaded.operations.find((entry) => roleOf(entry) === 'create')
+    const webhook = new Webhook(options.secret)
     server.on('request', (request, response) => {
       const chunks: Buffer[] = []
       let size = 0
@@ -119,11 +122,15 @@ export class WebhookReceiver {
         if (size <= MAX_BODY) chunks.push(chunk)
       })
       request.on('end', () => {
+        const body = Buffer.concat(chunks).toString('utf8')
         this.deliveries.push({
           method: request.method ?? '',
           path: request.url ?? '',
           headers: request.headers,
-          body: Buffer.concat(chunks).toString('utf8'),
+          body,
+          // Now, not when the run is judged: the timestamp's tolerance is measured from its arrival,
+          // as a receiver's would be, and a long run would find its early events too old.
+          signatureProblem: signatureProblem(webhook, body, request.headers),
         })
         // Always 200, even to an event judged wrong: a refusal would make a server send it again.
         response.writeHead(200).end()
@@ -264,11 +271,10 @@ export class WebhookReceiver {
    */
   judge(): WebhookFinding[] {
     const findings: WebhookFinding[] = []
-    const webhook = new Webhook(this.options.secret)
     const counted = new Map<string, number>()
     const seenEvents = new Set<string>()
     for (const delivery of this.deliveries) {
-      const problems = this.deliveryProblems(delivery, webhook)
+      const problems = this.deliveryProblems(delivery)
       const key = this.keyOfDelivery(delivery)
       const eventId = String(delivery.headers['webhook-id'])
       // A retry carries the webhook-id of an event already in: judged as a delivery, counted once.
@@ -309,7 +315,7 @@ export class WebhookReceiver {
     return findings
   }
 
-  private deliveryProblems(delivery: Delivery, webhook: Webhook): string[] {
+  private deliveryProblems(delivery: Delivery): string[] {
     const problems: string[] = []
     if (delivery.method !== 'POST') problems.push(`method ${delivery.method}, the document says POST`)
     const mediaType = delivery.headers['content-type']?.split(';')[0]?.trim().toLowerCase()
@@ -332,13 +338,18 @@ export class WebhookReceiver {
     }
     if (parsed !== undefined && this.spec.bodySchema)
       problems.push(...schemaProblems(this.spec.bodySchema, parsed, 'body'))
-    try {
-      // jsonParse off: the signature is over the body's bytes, which JSON.parse would not keep.
-      webhook.verify(delivery.body, flat(delivery.headers), { jsonParse: false })
-    } catch (error) {
-      problems.push(`the signature does not verify with the secret: ${(error as Error).message}`)
-    }
+    if (delivery.signatureProblem) problems.push(delivery.signatureProblem)
     return problems
+  }
+}
+
+function signatureProblem(webhook: Webhook, body: string, headers: IncomingHttpHeaders): string | undefined {
+  try {
+    // jsonParse off: the signature is over the body's bytes, which JSON.parse would not keep.
+    webhook.verify(body, flat(headers), { jsonParse: false })
+    return undefined
+  } catch (error) {
+    return `the signature does not verify with the secret: ${(error as Error).message}`
   }
 }
 
