@@ -37,12 +37,12 @@ export function statsOf([pending = 0n, failed = 0n, oldest = null]: (bigint | nu
 
 export interface Outbox {
   /**
-   * Takes up to `limit` due events and leases them until `leaseUntil`: until then no other claim, in
-   * this instance or another on the same database, returns them.
+   * Deletes the events receivers took (`delivered`), then takes up to `limit` due events and leases
+   * them until `leaseUntil`: until then no other claim, in this instance or another on the same
+   * database, returns them. One call for both, since the worker does both at once: on SQLite they
+   * share a commit.
    */
-  claim(now: number, leaseUntil: number, limit: number): Promise<OutboxEvent[]>
-  /** Receivers took these events: they are gone from the outbox. */
-  delivered(ids: readonly string[]): Promise<void>
+  claim(now: number, leaseUntil: number, limit: number, delivered?: readonly string[]): Promise<OutboxEvent[]>
   /** An attempt failed: tried again from `retryAt`, or, when undefined, kept as failed for good. */
   attemptFailed(id: string, attempts: number, retryAt: number | undefined, reason: string): Promise<void>
   stats(): Promise<OutboxStats>
@@ -93,7 +93,6 @@ export class OutboxFullError extends StoreUnavailableError {
 /** The outbox of a store opened without webhooks: never holds anything. */
 export const noOutbox: Outbox = {
   claim: async () => [],
-  delivered: async () => {},
   attemptFailed: async () => {},
   stats: async () => ({ pending: 0, failed: 0, oldestPendingAt: undefined }),
   purgeFailed: async () => 0,

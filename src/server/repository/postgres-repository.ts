@@ -195,7 +195,10 @@ export async function openPostgresRepository(
     outbox: {
       // SKIP LOCKED: instances claiming at once each take other rows; the lease keeps a claimed row
       // from the next claim, in any instance, until its attempt is settled or the lease runs out.
-      claim: async (now, leaseUntil, limit) => {
+      claim: async (now, leaseUntil, limit, delivered = []) => {
+        if (delivered.length > 0)
+          await query('outbox-delivered', 'DELETE FROM webhook_outbox WHERE id = ANY($1)', [delivered])
+        if (limit === 0) return []
         const { rows } = await query<OutboxRow>(
           'outbox-claim',
           `UPDATE webhook_outbox SET lease_until = $1 WHERE id IN (
@@ -212,10 +215,6 @@ export async function openPostgresRepository(
           attempts,
           createdAt: Number(createdAt),
         }))
-      },
-      delivered: async (ids) => {
-        if (ids.length > 0)
-          await query('outbox-delivered', 'DELETE FROM webhook_outbox WHERE id = ANY($1)', [ids])
       },
       attemptFailed: async (id, attempts, retryAt, reason) => {
         if (retryAt === undefined)

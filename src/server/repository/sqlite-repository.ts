@@ -124,16 +124,13 @@ export function openSqliteRepository(
               min(created_at) FILTER (WHERE failed_at IS NULL) FROM webhook_outbox`,
     )
     .raw(true)
-  /** Delivered events not yet deleted. */
-  let settled: string[] = []
-  /** One commit for both: each commit is a write to the log, and a fill of the worker does both. */
-  const settleAndClaim = relay.transaction((leaseUntil = 0, now = 0, limit = 0): OutboxRow[] => {
-    if (settled.length > 0) {
-      settle.run(JSON.stringify(settled))
-      settled = []
-    }
-    return limit > 0 ? claim.all(leaseUntil, now, now, limit) : []
-  })
+  /** One commit for both: each commit is a write to the log. */
+  const settleAndClaim = relay.transaction(
+    (delivered: readonly string[], leaseUntil: number, now: number, limit: number): OutboxRow[] => {
+      if (delivered.length > 0) settle.run(JSON.stringify(delivered))
+      return limit > 0 ? claim.all(leaseUntil, now, now, limit) : []
+    },
+  )
   const listeners: (() => void)[] = []
   /** Inside the create's transaction: the event commits with the plant, or neither does. */
   const storeEvent = (owner: string, plant: StoredPlant) => {
@@ -217,25 +214,12 @@ export function openSqliteRepository(
     },
     close: async () => {
       flush()
-      if (settled.length > 0) read(() => settleAndClaim())
       if (relay !== db) relay.close()
       db.close()
     },
     outbox: {
-      claim: async (now, leaseUntil, limit) =>
-        read(() => settleAndClaim(leaseUntil, now, limit)).map(toEvent),
-      delivered: async (ids) => {
-        if (ids.length === 0) return
-        settled.push(...ids)
-        // The worker claims right after settling, and the claim's transaction deletes these too; this
-        // is for when no claim follows.
-        // Failing, they stay listed for the next claim to delete.
-        setImmediate(() => {
-          try {
-            if (settled.length > 0) settleAndClaim()
-          } catch {}
-        })
-      },
+      claim: async (now, leaseUntil, limit, delivered = []) =>
+        read(() => settleAndClaim(delivered, leaseUntil, now, limit)).map(toEvent),
       attemptFailed: async (id, attempts, retryAt, reason) => {
         read(() =>
           retryAt === undefined

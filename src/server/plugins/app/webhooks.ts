@@ -40,7 +40,7 @@ export default fp(
     const leaseMs = 2 * config.timeoutMs + 1_000
     /** Each attempt under way, by the controller that aborts it. */
     const inFlight = new Map<AbortController, Promise<void>>()
-    /** Events their receivers took, deleted together at the next fill. */
+    /** Events their receivers took, deleted together by the next fill. */
     let delivered: string[] = []
     let stopped = false
     let filling: Promise<void> | undefined
@@ -89,21 +89,15 @@ export default fp(
         })
       inFlight.set(controller, done)
     }
-    const settle = async () => {
-      const ids = delivered
-      delivered = []
-      await outbox.delivered(ids)
-    }
-    // Settles what was delivered, then claims as many due events as there are free places, until
-    // none is due or every place is taken; a finished attempt kicks it again.
+    // Deletes what was delivered and claims as many due events as there are free places (none once
+    // stopped); a finished attempt kicks it again, so a place freed is soon taken.
     const fill = async () => {
-      await settle()
-      while (!stopped && inFlight.size < CONCURRENCY) {
-        const now = Date.now()
-        const events = await outbox.claim(now, now + leaseMs, CONCURRENCY - inFlight.size)
-        for (const event of events) start(event)
-        if (events.length < CONCURRENCY) return
-      }
+      const settled = delivered
+      delivered = []
+      const free = stopped ? 0 : CONCURRENCY - inFlight.size
+      if (settled.length === 0 && free === 0) return
+      const now = Date.now()
+      for (const event of await outbox.claim(now, now + leaseMs, free, settled)) start(event)
     }
     // One fill at a time, at most one waiting: the kicks of one event-loop turn (a commit, attempts
     // finishing together) share a fill, and with it one delete and one claim.
@@ -163,7 +157,7 @@ export default fp(
       // delivered is settled, so that a graceful stop sends nothing twice.
       for (const controller of inFlight.keys()) controller.abort()
       await Promise.allSettled(inFlight.values())
-      await settle().catch((error: unknown) => app.log.warn({ err: error }, 'webhook events not settled'))
+      await fill().catch((error: unknown) => app.log.warn({ err: error }, 'webhook events not settled'))
       await dispatcher.close()
     })
   },
