@@ -2,14 +2,13 @@
 // events to the verifier's receiver, passes webhook_conformance with events judged; one that signs with
 // another secret, or sends no events at all, fails it.
 
-import { createServer } from 'node:net'
 import { type Results, verify } from '@plant-store/verify'
-import { Webhook } from 'standardwebhooks'
 import { afterAll, describe, expect, it, vi } from 'vitest'
 import { loadDocument } from '../contracts/lib/document.js'
 import { tokenScopes, WebhookReceiver } from '../contracts/verify/webhook-receiver.js'
 import * as commands from '../scripts/lib/commands.js'
-import { type Started, startProcess } from '../scripts/lib/processes.js'
+import { freePort, type Started, startProcess } from '../scripts/lib/processes.js'
+import { signer } from '../src/server/webhooks/signing.js'
 
 const SECRET = `whsec_${Buffer.from('the verifier test secret, 32 b..').toString('base64')}`
 const OTHER_SECRET = `whsec_${Buffer.from('another secret entirely, 32 b...').toString('base64')}`
@@ -20,16 +19,6 @@ const started: Started[] = []
 afterAll(async () => {
   await Promise.allSettled(started.map((p) => p.stop()))
 })
-
-/** A port the OS has just handed out: the server must know the receiver's URL before the run starts it. */
-async function freePort(): Promise<number> {
-  const probe = createServer()
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
-  const address = probe.address()
-  await new Promise((resolve) => probe.close(resolve))
-  if (address === null || typeof address === 'string') throw new Error('no port')
-  return address.port
-}
 
 async function server(env: Record<string, string>): Promise<Started> {
   const target = await startProcess(
@@ -50,6 +39,10 @@ async function server(env: Record<string, string>): Promise<Started> {
 }
 
 const endpoints = (port: number) => `a=http://127.0.0.1:${port}/a,b=http://127.0.0.1:${port}/b`
+
+const sign = signer([SECRET])
+/** A delivery's headers, signed now with SECRET as the server signs its own. */
+const delivery = (id: string, body: string) => ({ 'content-type': 'application/json', ...sign(id, body) })
 
 const webhookRow = (results: Results) =>
   results.rows().find((row) => row.operationId === 'newPlant' && row.check === 'webhook_conformance')
@@ -115,15 +108,9 @@ describe('the verifier, judging the newPlant webhook', () => {
       webhook: { port, secret: SECRET, waitMs: 60_000 },
       onWebhookReceiver: (url) => {
         const body = `{"id":${stray},"name":"Stray"}`
-        const id = 'msg_stray'
-        const signature = new Webhook(SECRET).sign(id, new Date(), body)
-        const headers = {
-          'content-type': 'application/json',
-          'webhook-id': id,
-          'webhook-timestamp': String(Math.floor(Date.now() / 1000)),
-          'webhook-signature': signature,
-        }
-        sent = fetch(url, { method: 'POST', headers, body }).then((response) => response.status)
+        sent = fetch(url, { method: 'POST', headers: delivery('msg_stray', body), body }).then(
+          (response) => response.status,
+        )
       },
     })
     expect(await sent).toBe(200)
@@ -162,15 +149,9 @@ describe('the verifier, judging the newPlant webhook', () => {
     )
     try {
       const body = '{"id":9007199254740993,"name":"Oak"}'
-      const sentAt = new Date()
       const answer = await fetch(`${receiver.url}hooks`, {
         method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'webhook-id': 'msg_early',
-          'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
-          'webhook-signature': new Webhook(SECRET).sign('msg_early', sentAt, body),
-        },
+        headers: delivery('msg_early', body),
         body,
       })
       expect(answer.status).toBe(200)

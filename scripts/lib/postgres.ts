@@ -4,12 +4,11 @@
 // initdb and postgres refuse to run as root.
 import { execFile } from 'node:child_process'
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import pg from 'pg'
-import { type Started, startProcess } from './processes.js'
+import { freePort, type Started, startProcess } from './processes.js'
 
 const run = promisify(execFile)
 
@@ -47,15 +46,6 @@ const asRoot = process.getuid?.() === 0
 /** The command line that runs a PostgreSQL binary, as the postgres user when this process is root. */
 function command(bin: string, args: string[]): [string, string[]] {
   return asRoot ? ['runuser', ['-u', 'postgres', '--', bin, ...args]] : [bin, args]
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const address = server.address()
-  await new Promise((resolve) => server.close(resolve))
-  if (address === null || typeof address === 'string') throw new Error('no free port')
-  return address.port
 }
 
 export interface Cluster {

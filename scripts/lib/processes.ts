@@ -6,11 +6,22 @@
 import { type ChildProcess, type SpawnOptions, spawn } from 'node:child_process'
 import { closeSync, openSync } from 'node:fs'
 import { open } from 'node:fs/promises'
+import { createServer } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
 
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url))
+
+/** A port on 127.0.0.1 the OS has just handed out, for a process that must be told its port before it starts. */
+export async function freePort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const address = server.address()
+  await new Promise((resolve) => server.close(resolve))
+  if (address === null || typeof address === 'string') throw new Error('no free port')
+  return address.port
+}
 
 export interface StartOptions {
   name: string
