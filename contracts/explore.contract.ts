@@ -13,7 +13,7 @@ import { BODY_LIMIT } from '../src/server/app.js'
 import { type ExplorationDeviation, explorationDeviations } from './deviations.js'
 import { loadDocument } from './lib/document.js'
 import { describeNewPlantEvents } from './lib/event-tests.js'
-import { expectedStatus, judge, Principal, readBackProblems, stateOf } from './lib/explore.js'
+import { expectedStatus, judge, Principal, readBackFindings, stateOf } from './lib/explore.js'
 import { describeAnswer } from './lib/http.js'
 import { describeProbe, type Probe, probeArbitrary } from './lib/probes.js'
 import {
@@ -93,8 +93,8 @@ async function check(probe: Probe): Promise<void> {
       })
       sent++
       const verdict = judge(probe, state, answer, stateful)
-      if (readBack && verdict.problems.length === 0)
-        verdict.problems.push(...readBackProblems(probe, readBack))
+      if (readBack && verdict.findings.length === 0)
+        verdict.findings.push(...readBackFindings(probe, readBack))
       return { name, principal, verdict }
     }),
   )
@@ -102,7 +102,7 @@ async function check(probe: Probe): Promise<void> {
   for (const { name, principal, verdict } of results) {
     const klass = probe.defect ?? 'valid'
     let outcome = 'as documented'
-    if (verdict.problems.length > 0) {
+    if (verdict.findings.length > 0) {
       const deviation = explorationDeviations.find(
         (d) =>
           d.target === name && d.when(probe, verdict.expected) && d.answers.includes(verdict.answer.status),
@@ -115,13 +115,13 @@ async function check(probe: Probe): Promise<void> {
         failures.push(
           [
             `on the ${name}: ${describeAnswer(verdict.answer)}`,
-            ...verdict.problems.map((p) => `  - ${p}`),
+            ...verdict.findings.map((f) => `  - ${f.message}`),
           ].join('\n'),
         )
       }
     }
     count(`${probe.entry.operationId}\t${klass}\t${name}\t${outcome}`)
-    await principal.undo(probe, verdict.answer.status, verdict.problems.length === 0)
+    await principal.undo(probe, verdict.answer.status, verdict.findings.length === 0)
   }
   if (failures.length > 0) {
     const server = results.find((r) => r.name === 'server')?.verdict.answer
@@ -192,8 +192,8 @@ describe('generated requests, judged by the document, on every target', () => {
       for (const probe of candidates) {
         const { answer } = await principal.send(probe)
         const verdict = judge(probe, state, answer, principal.target.stateUrl !== undefined)
-        await principal.undo(probe, answer.status, verdict.problems.length === 0)
-        if (verdict.problems.length > 0 && deviation.answers.includes(answer.status)) {
+        await principal.undo(probe, answer.status, verdict.findings.length === 0)
+        if (verdict.findings.length > 0 && deviation.answers.includes(answer.status)) {
           met.set(deviation, 1)
           break
         }

@@ -9,9 +9,9 @@ import { type Started, startProcess } from '../scripts/lib/processes.js'
 const targets: Record<string, () => ReturnType<typeof commands.server>> = {
   server: () =>
     commands.server({
-      env: { AUTH_TOKENS: 'alice:client-token-a,bob:client-token-b', ...commands.overloadUnchecked },
+      env: { AUTH_TOKENS: 'alice:client-token-a,bob:client-token-b', ...commands.generousLimits },
     }),
-  sandbox: () => commands.sandbox({ env: { NODE_ENV: 'test', ...commands.overloadUnchecked } }),
+  sandbox: () => commands.sandbox({ env: { NODE_ENV: 'test', ...commands.generousLimits } }),
 }
 
 describe.each(Object.keys(targets))('the typed client against the %s', (name) => {

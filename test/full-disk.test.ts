@@ -43,7 +43,7 @@ it.skipIf(why !== undefined)(
       env: {
         DATABASE_URL: `sqlite:${mountPoint}/plants.db`,
         AUTH_TOKENS: 'alice:token-a',
-        ...commands.overloadUnchecked,
+        ...commands.generousLimits,
       },
       cleanEnv: true,
     })
@@ -86,10 +86,11 @@ it.skipIf(why !== undefined)(
     // A create that needs room gets 507 (a small one may still fit in the WAL's slack: at most 50 tries).
     let full: Response | undefined
     for (let id = 2; id < 52 && !full; id++) {
-      const answer = await send('POST', '/plants', { id, name: 'x'.repeat(2000) })
+      // The longest name and tag the document allows, each character 4 bytes in UTF-8.
+      const answer = await send('POST', '/plants', { id, name: '𝄞'.repeat(256), tag: '𝄞'.repeat(64) })
       if (answer.status !== 200) full = answer
     }
-    if (!full) throw new Error('50 creates of 2000 bytes fitted on a full disk')
+    if (!full) throw new Error('50 creates of 1280 bytes fitted on a full disk')
     expect(full.status).toBe(507)
     expect(await full.json()).toEqual({
       error: 507,

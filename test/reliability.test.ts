@@ -11,12 +11,14 @@ import { ALICE, build } from './helpers/build.js'
 const dir = mkdtempSync(join(tmpdir(), 'plant-store-reliability-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-const create = (id: number, name = 'Basil') => ({
+const create = (id: number, name = 'Basil', tag?: string) => ({
   method: 'POST' as const,
   url: '/plants',
   headers: ALICE,
-  payload: { id, name },
+  payload: { id, name, ...(tag === undefined ? {} : { tag }) },
 })
+// The longest name and tag the document allows, in a character UTF-8 writes in 4 bytes: 1280 bytes.
+const BIG = ['𝄞'.repeat(256), '𝄞'.repeat(64)] as const
 
 /** What a raw client gets back until the server closes the connection (bounded: 10 s). */
 function rawExchange(port: number, send: (write: (text: string) => boolean) => Promise<void>) {
@@ -137,13 +139,13 @@ describe('a store that cannot take writes', () => {
     const app = await build({ DATABASE_URL: `sqlite:${file}`, SQLITE_MAX_PAGE_COUNT: '12' })
     const stored: number[] = []
     let full: Awaited<ReturnType<typeof app.inject>> | undefined
-    // A 2000-byte name fills a 4096-byte page in two plants: 12 pages hold fewer than 24.
+    // A 1280-byte plant fills a 4096-byte page in three: 12 pages hold fewer than 36.
     for (let id = 1; id <= 40 && !full; id++) {
-      const answer = await app.inject(create(id, 'x'.repeat(2000)))
+      const answer = await app.inject(create(id, ...BIG))
       if (answer.statusCode === 200) stored.push(id)
       else full = answer
     }
-    if (!full) throw new Error('40 plants of 2000 bytes fit in 12 pages')
+    if (!full) throw new Error('40 plants of 1280 bytes fit in 12 pages')
     expect(full.statusCode).toBe(507)
     expect(full.json()).toEqual({
       error: 507,
@@ -154,7 +156,7 @@ describe('a store that cannot take writes', () => {
       method: 'PUT',
       url: `/plants/${first}`,
       headers: ALICE,
-      payload: { name: 'y'.repeat(4000) },
+      payload: { name: 'y'.repeat(256), tag: BIG[1] },
     })
     expect([200, 507]).toContain(replace.statusCode)
     const list = await app.inject({ method: 'GET', url: '/plants?limit=100', headers: ALICE })
@@ -167,7 +169,7 @@ describe('a store that cannot take writes', () => {
         204,
       )
     }
-    expect((await app.inject(create(1000, 'x'.repeat(2000)))).statusCode).toBe(200)
+    expect((await app.inject(create(1000, ...BIG))).statusCode).toBe(200)
     await app.close()
     const db = new Database(file, { readonly: true })
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok')

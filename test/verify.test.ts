@@ -60,9 +60,8 @@ describe('the verifier, against an independent implementation', () => {
     ['duplicate-overwrites', ['status_code_conformance']],
     ['other-principal-readable', ['principal_isolation', 'status_code_conformance']],
     ['put-keeps-tag', ['store_conformance']],
-    ['unknown-fields-rejected', ['status_code_conformance']],
-    ['exponent-ids-rejected', ['status_code_conformance']],
-    ['body-limit-too-high', ['status_code_conformance']],
+    ['unknown-fields-rejected', ['positive_data_acceptance']],
+    ['exponent-ids-rejected', ['positive_data_acceptance']],
   ]
   it.each(bugs)(
     'fails the copy with the bug %s, naming the broken promise',
@@ -80,11 +79,27 @@ describe('the verifier, against an independent implementation', () => {
   )
 })
 
+describe('the verifier, the kit profile apart from the interface', () => {
+  it('passes a store whose body limit is higher than the kit’s, and holds the kit’s server to its exact limit with --profile kit', async () => {
+    const store = await start(independentStore('body-limit-too-high'))
+    const tokens = ['token-alice', 'token-bob'] as const
+    const interfaceRun = await verify({ baseUrl: store.url, tokens, ...SMALL })
+    expect(interfaceRun.failures.length, summary(interfaceRun)).toBe(0)
+    const kitRun = await verify({ baseUrl: store.url, tokens, profile: 'kit', only: ['examples'], ...SMALL })
+    const tooLarge = kitRun.failures.filter((f) => f.title === 'tooLarge')
+    expect(
+      tooLarge.map((f) => f.check),
+      summary(kitRun),
+    ).toContain('status_code_conformance')
+    await store.stop()
+  }, 240_000)
+})
+
 describe('the verifier, against the kit by URL', () => {
   const tokens = ['verify-token-a', 'verify-token-b'] as const
   it.each([
     [
-      'the real server',
+      'the real server, held to the kit profile',
       commands.server({
         env: { AUTH_TOKENS: `a:${tokens[0]},b:${tokens[1]}`, NODE_ENV: 'test', ...commands.generousLimits },
       }),
@@ -100,7 +115,8 @@ describe('the verifier, against the kit by URL', () => {
       const target = await start(command)
       // The sandbox and the handlers make a principal of any token.
       const anyToken = !name.startsWith('the real server')
-      const results = await verify({ baseUrl: target.url, tokens, anyToken, ...SMALL })
+      const profile = name.startsWith('the real server') ? 'kit' : 'interface'
+      const results = await verify({ baseUrl: target.url, tokens, anyToken, profile, ...SMALL })
       expect(results.failures.length, summary(results)).toBe(0)
       await target.stop()
     },

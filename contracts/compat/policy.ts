@@ -37,11 +37,16 @@ export const latestRelease = (dir: string) => listReleases(dir).at(-1)
 
 // ---- The changelog -----------------------------------------------------------------------------
 
+/** The key of the `## Unreleased` section among the versions' sections. */
+export const UNRELEASED = 'Unreleased'
+
 /** One list item of a version's section: the pointers and rule ids it names in backticks. */
 export interface ChangelogEntry {
   line: string
   pointers: string[]
   rules: RuleId[]
+  /** The entry says `accepted`: a breaking change kept within the major, on purpose and told. */
+  accepted: boolean
 }
 
 /**
@@ -58,10 +63,10 @@ export function parseChangelog(text: string): Map<string, ChangelogEntry[]> {
     // An example inside a fenced block is not an entry, however it looks.
     if (/^\s*(```|~~~)/.test(line)) fenced = !fenced
     if (fenced || /^\s*(```|~~~)/.test(line)) continue
-    const heading = /^##\s+\[?v?(\d+\.\d+\.\d+[^\s\]]*)\]?/.exec(line)
+    const heading = /^##\s+\[?v?(\d+\.\d+\.\d+[^\s\]]*|Unreleased)\]?/i.exec(line)
     if (heading?.[1]) {
       current = []
-      sections.set(heading[1], current)
+      sections.set(/^unreleased$/i.test(heading[1]) ? UNRELEASED : heading[1], current)
       continue
     }
     if (/^#{1,2}\s/.test(line)) {
@@ -72,7 +77,8 @@ export function parseChangelog(text: string): Map<string, ChangelogEntry[]> {
     const names = [...line.matchAll(/`([^`]+)`/g)].map((m) => m[1] ?? '')
     const pointers = names.filter((n) => n.startsWith('/'))
     const ids = names.filter(isRuleId)
-    if (pointers.length || ids.length) current.push({ line: line.trim(), pointers, rules: ids })
+    if (pointers.length || ids.length)
+      current.push({ line: line.trim(), pointers, rules: ids, accepted: /\baccepted\b/i.test(line) })
   }
   return sections
 }
@@ -139,7 +145,13 @@ export function applyPolicy({
   if (b && h && compareVersions(h, b) < 0)
     problems.push(`info.version went back: ${headVersion} is below the released ${baseVersion}`)
   const majorRaised = b !== undefined && h !== undefined && h[0] > b[0]
-  const entries = majorRaised ? (parseChangelog(changelog ?? '').get(headVersion) ?? []) : []
+  // Under a raised major, the new version's section lists what breaks. Within the major, only an entry
+  // of the Unreleased section that says `accepted` lets a breaking change through: a narrowing kept
+  // on purpose, which the changelog tells clients of the released version about.
+  const sections = parseChangelog(changelog ?? '')
+  const entries = majorRaised
+    ? (sections.get(headVersion) ?? [])
+    : (sections.get(UNRELEASED) ?? []).filter((e) => e.accepted)
 
   const classified = changes.map((change): ClassifiedChange => {
     const rule = rules[change.rule]
@@ -154,7 +166,7 @@ export function applyPolicy({
   if (refused.length > 0) {
     const next = b ? `${b[0] + 1}.0.0` : 'the next major version'
     const how = !majorRaised
-      ? `raise info.version's major (${baseVersion} → ${next}) and list ${refused.length === 1 ? 'it' : 'each'} under "## ${next}" in ${changelogName}, by its pointer or rule id`
+      ? `raise info.version's major (${baseVersion} → ${next}) and list ${refused.length === 1 ? 'it' : 'each'} under "## ${next}" in ${changelogName}, by its pointer or rule id (or, for a narrowing kept within ${baseVersion} on purpose, list it under "## Unreleased" with the word accepted and whom it affects)`
       : changelog === undefined
         ? `${changelogName} is missing: list ${refused.length === 1 ? 'it' : 'each'} under "## ${headVersion}" there, by its pointer or rule id`
         : `list ${refused.length === 1 ? 'it' : 'each'} under "## ${headVersion}" in ${changelogName}, by its pointer or rule id`

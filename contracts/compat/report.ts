@@ -41,7 +41,7 @@ const verdictOf = (change: ClassifiedChange, changelogName: string, section?: st
   change.class !== 'breaking'
     ? ''
     : change.allowedBy
-      ? `allowed by ${changelogName} ${section}: ${change.allowedBy}`
+      ? `allowed by ${changelogName} ${section ?? 'Unreleased (accepted within the released major)'}: ${change.allowedBy}`
       : 'NOT ALLOWED: not listed under a new major version'
 
 export const passed = ({ verdict, replay }: ReportInput) =>
@@ -80,7 +80,13 @@ export function verdictLines(input: ReportInput): string[] {
     lines.push(
       `FAIL: the current server no longer does what ${replay.document} promised: see the failed examples above`,
     )
-  if (passed(input)) lines.push('ok: no change breaks a client of the released document')
+  const allowedBreaking = input.verdict.changes.filter((c) => c.class === 'breaking').length
+  if (passed(input))
+    lines.push(
+      allowedBreaking
+        ? `ok: each of the ${allowedBreaking} breaking change(s) is listed in the changelog, which tells clients of the released document`
+        : 'ok: no change breaks a client of the released document',
+    )
   return lines
 }
 

@@ -78,15 +78,74 @@ export interface LoadedDocument {
   operations: OperationEntry[]
 }
 
-/** The document at `path`, checked against the OpenAPI 3.1 schema; without a path, the shipped one. */
-export async function loadDocument(path?: string): Promise<LoadedDocument> {
+/**
+ * Which part of the document to read: `interface`, what every plant store keeps (what the verifier
+ * judges by default), or `kit`, the whole document, the kit server's profile included.
+ */
+export type Profile = 'interface' | 'kit'
+export const PROFILES: readonly Profile[] = ['interface', 'kit']
+
+/**
+ * The document at `path`, checked against the OpenAPI 3.1 schema; without a path, the shipped one.
+ * With the `interface` profile, what the kit's server alone does (`x-kit-profile`) is left out.
+ */
+export async function loadDocument(path?: string, profile: Profile = 'kit'): Promise<LoadedDocument> {
+  const raw = (path === undefined ? structuredClone(shipped) : await SwaggerParser.parse(path)) as object
+  const chosen = profile === 'interface' ? interfaceOf(raw) : raw
   // validate() both checks the document against the OpenAPI 3.1 schema and dereferences it; the
   // shipped document was checked when it was generated.
   const document =
-    path === undefined ? dereference(structuredClone(shipped)) : await SwaggerParser.validate(path)
+    path === undefined
+      ? dereference(chosen as unknown as OpenApiDocument)
+      : await SwaggerParser.validate(chosen as never)
   // The server's own reading of the operations, seen through this suite's plainer types.
   const operations = listOperations(document as OpenApiDocument) as unknown as OperationEntry[]
   return { document: document as unknown as Document, operations }
+}
+
+const PROFILE_MARK = 'x-kit-profile'
+type Json = Record<string, unknown>
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/**
+ * The interface every plant store keeps: the document without the kit server's profile, that is
+ * without `info.x-kit-profile` and without every operation, response, header, example, tag and
+ * component marked `x-kit-profile: true` (or a reference to one). Pure: the input is not changed.
+ */
+export function interfaceOf<T extends object>(raw: T): T {
+  const marked = (value: unknown): boolean => {
+    if (!isObject(value)) return false
+    if (value[PROFILE_MARK] === true) return true
+    return typeof value.$ref === 'string' && marked(resolve(raw, value.$ref))
+  }
+  const strip = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.filter((item) => !marked(item)).map(strip)
+    if (!isObject(node)) return node
+    const out: Json = {}
+    for (const [key, value] of Object.entries(node)) if (!marked(value)) out[key] = strip(value)
+    return out
+  }
+  const document = strip(raw) as Json
+  const info = document.info as Json | undefined
+  if (info) delete info[PROFILE_MARK]
+  const methods = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace']
+  for (const container of [document.paths, document.webhooks])
+    if (isObject(container))
+      for (const [path, item] of Object.entries(container))
+        if (isObject(item) && !methods.some((m) => m in item)) delete container[path]
+  return document as T
+}
+
+/** The value a local reference (`#/components/…`) points to. */
+function resolve(document: object, ref: string): unknown {
+  if (!ref.startsWith('#/')) return undefined
+  let node: unknown = document
+  for (const token of ref.slice(2).split('/')) {
+    if (!isObject(node)) return undefined
+    node = node[token.replaceAll('~1', '/').replaceAll('~0', '~')]
+  }
+  return node
 }
 
 /** The documented statuses of an operation, as numbers, in the document's order. */

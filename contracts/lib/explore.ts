@@ -2,22 +2,26 @@
 // get in a known state, and what the answer must hold (schema, Error code, WWW-Authenticate, Link
 // exactly when more plants follow, a created plant that reads back digit for digit). Each stateful
 // target keeps one principal in that state, undoing what a probe changed.
-import { isDeepStrictEqual } from 'node:util'
 import type { GivenPlant } from '@plant-store/core'
 import { nextAddress } from '@plant-store/core'
 import { UNKNOWN_TOKEN } from '../fixtures.js'
+import { type CheckName, type Finding, finding } from '../verify/checks.js'
 import { lowestSuccess, type OperationEntry } from './document.js'
-import { type Answer, describeAnswer, type Endpoint, send } from './http.js'
+import { parseExact } from './exact-json.js'
+import { type Answer, describeAnswer, type Endpoint, type RequestSpec, send } from './http.js'
+import {
+  answerOptions,
+  EXACT,
+  type Judging,
+  PLANT_FIELDS,
+  type Plant,
+  plantProblem,
+  shown,
+} from './plant-judging.js'
 import { type Defect, type Probe, requestOf } from './probes.js'
-import { parseExact } from './stateful.js'
-import { validateAnswer } from './validate.js'
+import { judgeAnswer } from './validate.js'
 
-/** A plant as the oracle keeps it: ids as bigint. */
-export interface Plant {
-  id: bigint
-  name: string
-  tag?: string
-}
+export type { Plant } from './plant-judging.js'
 
 export type State = Map<bigint, Plant>
 
@@ -52,19 +56,51 @@ export function roleOf(entry: OperationEntry): Role {
   return schema?.type === 'array' ? 'list' : 'other'
 }
 
-/** The status the document calls for, given the state the caller's plants are in. */
-export function expectedStatus(probe: Probe, state: State): number {
-  if (probe.defect) return defectStatus(probe.defect)
-  const success = lowestSuccess(probe.entry) ?? 200
+/**
+ * The statuses the document allows a probe in the caller's state, the one the kit's server gives first.
+ * Where the document does not order two conditions a request meets at once (a body it refuses for a
+ * plant the caller does not have; a refused body that names a taken id), either status is its answer;
+ * a missing or unknown token comes before everything else (the document says so).
+ */
+export function acceptedStatuses(probe: Probe, state: State): number[] {
   const role = roleOf(probe.entry)
-  if (role === 'create' && probe.id !== undefined && state.has(probe.id)) return 409
-  if (role === 'item' && probe.id !== undefined && !state.has(probe.id)) return 404
-  return success
+  if (probe.defect) {
+    const status = defectStatus(probe.defect)
+    // Past the size every store takes (the kit's server takes no more), a store may refuse the body
+    // by its size or by what it holds, or take it.
+    if (probe.defect === 'body: too large') {
+      const taken = role === 'create' ? (probe.id !== undefined && state.has(probe.id) ? 409 : 200) : 200
+      const found = role === 'item' && probe.id !== undefined && !state.has(probe.id) ? 404 : taken
+      return [status, 400, found]
+    }
+    const accepted = [status]
+    // No body where one is required has no content type either: a 400 or a 415.
+    if (probe.defect === 'body: none') accepted.push(415)
+    if (status !== 401 && /^(body|content type):/.test(probe.defect) && probe.id !== undefined) {
+      if (role === 'item' && !state.has(probe.id)) accepted.push(404)
+      if (role === 'create' && state.has(probe.id) && bodyNames(probe, probe.id)) accepted.push(409)
+    }
+    return accepted
+  }
+  const success = lowestSuccess(probe.entry) ?? 200
+  if (role === 'create' && probe.id !== undefined && state.has(probe.id)) return [409]
+  if (role === 'item' && probe.id !== undefined && !state.has(probe.id)) return [404]
+  return [success]
 }
 
-/** A plant as the store answers it, read with parseExact (every integer a bigint). */
-function asAnswered(plant: Plant): Record<string, unknown> {
-  return { id: plant.id, name: plant.name, ...(plant.tag === undefined ? {} : { tag: plant.tag }) }
+/** The status the kit's server gives a probe: the first the document allows. */
+export function expectedStatus(probe: Probe, state: State): number {
+  return acceptedStatuses(probe, state)[0] as number
+}
+
+/** Whether a (refused) body still carries this id where a plant's id goes. */
+function bodyNames(probe: Probe, id: bigint): boolean {
+  try {
+    const body = parseExact(probe.body ?? '') as Record<string, unknown> | null
+    return typeof body === 'object' && body !== null && body.id === id
+  } catch {
+    return false
+  }
 }
 
 /** The plant a valid create or replace body describes (unknown keys dropped). */
@@ -74,77 +110,212 @@ function plantOf(probe: Probe): Plant | undefined {
   return { id: probe.id, name: body.name, ...(typeof body.tag === 'string' ? { tag: body.tag } : {}) }
 }
 
+/** The page the store must answer a list probe with, and whether more plants follow it. */
+export function expectedPage(state: State, query: Record<string, string>, from?: bigint) {
+  const limit = Number(query.limit ?? 20)
+  const all = [...state.values()]
+    .filter((p) => query.tag === undefined || p.tag === query.tag)
+    .filter((p) => from === undefined || p.id > from)
+    .sort((a, b) => (a.id < b.id ? -1 : 1))
+  return { page: all.slice(0, limit), more: all.length > limit, limit, total: all.length }
+}
+
+/** What is wrong with a page against the store's page: order first, then each plant. */
+export function pageFindings(
+  operationId: string,
+  body: unknown,
+  expected: Plant[],
+  judging: Judging,
+  fields: string[] = PLANT_FIELDS,
+): Finding[] {
+  if (!Array.isArray(body))
+    return [finding('store_conformance', `the answer is ${shown(body)}, not a page of plants`)]
+  const ids = body.map((p) => (p as Record<string, unknown> | null)?.id)
+  const out = ids.findIndex(
+    (id, i) =>
+      i > 0 && typeof id === 'bigint' && typeof ids[i - 1] === 'bigint' && id <= (ids[i - 1] as bigint),
+  )
+  if (out > 0) return [finding('link_conformance', `the page is not in ascending order of id: ${shown(ids)}`)]
+  if (body.length !== expected.length)
+    return [
+      finding(
+        'store_conformance',
+        `the page holds ${body.length} plant(s), the store ${expected.length}: ids ${shown(ids)}, the store's ${shown(expected.map((p) => p.id))}`,
+      ),
+    ]
+  const wrong = expected
+    .map((plant, i) => plantProblem(operationId, body[i], plant, fields, judging))
+    .map((problem, i) => (problem ? `plant ${i + 1} of the page: ${problem}` : undefined))
+    .filter((p): p is string => p !== undefined)
+  return wrong.map((message) => finding('store_conformance', message))
+}
+
+/** A Link target resolved against the address of the page it came with (RFC 8288, RFC 3986 §5). */
+export function resolveLink(target: string, from: string): string {
+  const base = new URL(from, 'http://origin.invalid')
+  const url = new URL(target, base)
+  return url.origin === base.origin ? `${url.pathname}${url.search}` : url.href
+}
+
+/**
+ * Follows a listing's Link from its first page to its end, judging each page it reaches against the
+ * store: the next plants the filter keeps, in ascending order of id, at most `limit` of them, and Link
+ * exactly when more follow. What is wrong on a page reached through Link is the Link's fault.
+ */
+export async function pagesAfter(
+  operationId: string,
+  firstPath: string,
+  query: Record<string, string>,
+  state: State,
+  first: Answer,
+  judging: Judging,
+  get: (path: string) => Promise<Answer>,
+): Promise<Finding[]> {
+  const findings: Finding[] = []
+  const { total, limit } = expectedPage(state, query)
+  let answer = first
+  let path = firstPath
+  let last = lastId(answer)
+  for (let page = 2; ; page++) {
+    const target = nextAddress(answer.headers.link)
+    if (target === undefined || last === undefined) return findings
+    if (page > Math.ceil(total / Math.max(1, limit)) + 2) {
+      findings.push(
+        finding('link_conformance', `more than ${page - 1} pages for ${total} plants of ${limit} a page`),
+      )
+      return findings
+    }
+    path = resolveLink(target, path)
+    answer = await get(path)
+    const where = `page ${page} (${path}, from the Link of the page before)`
+    if (answer.status !== 200 || !answer.isJson) {
+      findings.push(finding('link_conformance', `${where} answered ${describeAnswer(answer)}`))
+      return findings
+    }
+    const expected = expectedPage(state, query, last)
+    for (const f of pageFindings(operationId, parseExact(answer.text), expected.page, judging))
+      findings.push(finding('link_conformance', `${where}: ${f.message}`))
+    if (!expected.more && answer.headers.link !== undefined)
+      findings.push(
+        finding('link_conformance', `${where}: no plant follows, but Link says ${answer.headers.link}`),
+      )
+    if (expected.more && answer.headers.link === undefined)
+      findings.push(finding('link_conformance', `${where}: more plants follow, but there is no Link`))
+    if (findings.length) return findings
+    last = lastId(answer) ?? last
+  }
+}
+
+/** The id of the last plant of a page, or undefined for an empty or unreadable one. */
+function lastId(answer: Answer): bigint | undefined {
+  const items = answer.isJson ? parseExact(answer.text) : undefined
+  const id = Array.isArray(items) ? (items.at(-1) as Record<string, unknown> | undefined)?.id : undefined
+  return typeof id === 'bigint' ? id : undefined
+}
+
 export interface Verdict {
   expected: number
+  accepted: number[]
   answer: Answer
-  problems: string[]
+  findings: Finding[]
+}
+
+/** Where a status that is not the document's goes: a valid request refused, or the wrong answer. */
+function statusCheck(probe: Probe, status: number): CheckName {
+  return !probe.defect && [400, 413, 414, 415, 422, 431].includes(status)
+    ? 'positive_data_acceptance'
+    : 'status_code_conformance'
 }
 
 /** Checks an answer against the document; on stateful targets the body against the state too. */
-export function judge(probe: Probe, state: State, answer: Answer, stateful: boolean): Verdict {
-  const expected = expectedStatus(probe, state)
-  const problems: string[] = []
-  if (answer.status !== expected) problems.push(`status ${answer.status}, the document says ${expected}`)
-  problems.push(
-    ...validateAnswer(probe.entry, answer, {
+export function judge(
+  probe: Probe,
+  state: State,
+  answer: Answer,
+  stateful: boolean,
+  judging: Judging = EXACT,
+): Verdict {
+  const accepted = judging.exact ? [expectedStatus(probe, state)] : acceptedStatuses(probe, state)
+  const expected = accepted.includes(answer.status) ? answer.status : (accepted[0] as number)
+  const findings: Finding[] = []
+  if (!accepted.includes(answer.status))
+    findings.push(
+      finding(
+        statusCheck(probe, answer.status),
+        `status ${answer.status}, the document says ${accepted.join(' or ')}`,
+      ),
+    )
+  findings.push(
+    ...judgeAnswer(probe.entry, answer, {
       requiredHeaders: answer.status === 401 ? ['www-authenticate'] : [],
+      ...answerOptions(judging),
     }),
   )
-  if (!stateful || answer.status !== expected || expected >= 300) return { expected, answer, problems }
+  if (!stateful || answer.status !== expected || expected >= 300 || !answer.isJson)
+    return { expected, accepted, answer, findings }
 
-  const body = answer.isJson ? parseExact(answer.text) : undefined
+  const body = parseExact(answer.text)
   const role = roleOf(probe.entry)
+  const { operationId } = probe.entry
   const plant = role === 'item' && probe.id !== undefined ? state.get(probe.id) : undefined
   const sent = plantOf(probe)
-  if (role === 'list') {
-    const limit = Number(probe.query.limit ?? 20)
-    const tag = probe.query.tag
-    const all = [...state.values()]
-      .filter((p) => tag === undefined || p.tag === tag)
-      .sort((a, b) => (a.id < b.id ? -1 : 1))
-    const page = all.slice(0, limit).map(asAnswered)
-    if (!isDeepStrictEqual(body, page))
-      problems.push(`the page should be ${JSON.stringify(page, bigintText)}`)
-    const more = all.length > limit
-    const link = nextAddress(answer.headers.link)
-    if (more && !link) problems.push(`more plants follow (${all.length} > ${limit}), but there is no Link`)
-    if (!more && answer.headers.link !== undefined)
-      problems.push(`no plant follows, but Link says ${answer.headers.link}`)
-  } else if (role === 'create' && sent) {
-    const { id: _id, ...created } = asAnswered(sent)
-    if (!isDeepStrictEqual(body, created))
-      problems.push(`the body should be the Plant ${JSON.stringify(created)}`)
-  } else if (probe.method === 'GET' && plant) {
-    if (!isDeepStrictEqual(body, asAnswered(plant)))
-      problems.push(`the body should be ${JSON.stringify(asAnswered(plant), bigintText)}`)
-  } else if (probe.method === 'PUT' && sent) {
-    if (!isDeepStrictEqual(body, asAnswered(sent)))
-      problems.push(`the body should be ${JSON.stringify(asAnswered(sent), bigintText)}`)
+  const store = (problem: string | undefined) => {
+    if (problem) findings.push(finding('store_conformance', problem))
   }
-  return { expected, answer, problems }
+  if (role === 'list') {
+    const { page, more, limit, total } = expectedPage(state, probe.query)
+    findings.push(...pageFindings(operationId, body, page, judging))
+    const link = nextAddress(answer.headers.link)
+    if (more && !link)
+      findings.push(
+        finding('link_conformance', `more plants follow (${total} > ${limit}), but there is no Link`),
+      )
+    if (!more && answer.headers.link !== undefined)
+      findings.push(finding('link_conformance', `no plant follows, but Link says ${answer.headers.link}`))
+  } else if (role === 'create' && sent) {
+    // The create answers a Plant, which names no id; an id it shows anyway is the one created.
+    const fields = PLANT_FIELDS.filter((f) => f !== 'id')
+    store(plantProblem(operationId, body, sent, fields, judging, judging.exact ? [] : ['id']))
+  } else if (probe.method === 'GET' && plant) {
+    store(plantProblem(operationId, body, plant, PLANT_FIELDS, judging))
+  } else if (probe.method === 'PUT' && sent) {
+    store(plantProblem(operationId, body, sent, PLANT_FIELDS, judging))
+  }
+  return { expected, accepted, answer, findings }
 }
 
-export const bigintText = (_key: string, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v)
-
 /** A plant created by a valid probe must read back exactly as sent, its id digit for digit. */
-export function readBackProblems(probe: Probe, readBack: Answer): string[] {
-  const body = probe.bodyValue as Record<string, unknown>
-  const expectedPlant = {
-    name: body.name,
-    id: probe.id,
-    ...(typeof body.tag === 'string' ? { tag: body.tag } : {}),
+export function readBackFindings(probe: Probe, readBack: Answer, judging: Judging = EXACT): Finding[] {
+  const sent = plantOf(probe)
+  if (!sent) return []
+  const problem =
+    readBack.status !== 200
+      ? `the created plant reads back as ${describeAnswer(readBack)}`
+      : !readBack.isJson
+        ? `the created plant reads back as ${describeAnswer(readBack)}, not JSON`
+        : plantProblem(probe.entry.operationId, parseExact(readBack.text), sent, PLANT_FIELDS, {
+            ...judging,
+            undocumented: undefined,
+          })
+  return problem ? [finding('create_read_back', `read back after the create: ${problem}`)] : []
+}
+
+/**
+ * A request sent to set up or undo state (not a probe) that got another answer than the document's:
+ * the answer is judged like any other, and the layer that sent it says it could not go on.
+ */
+export class Housekeeping extends Error {
+  override name = 'Housekeeping'
+  constructor(
+    readonly targetName: string,
+    readonly request: RequestSpec,
+    readonly answer: Answer,
+    readonly expected: number,
+  ) {
+    super(
+      `housekeeping on the ${targetName}: ${request.method} ${request.path} answered ${answer.status} ${answer.text}, the document says ${expected}`,
+    )
   }
-  const got = readBack.isJson ? (parseExact(readBack.text) as Record<string, unknown>) : undefined
-  const same =
-    got !== undefined &&
-    got.name === expectedPlant.name &&
-    BigInt(String(got.id)) === probe.id &&
-    got.tag === expectedPlant.tag &&
-    Object.keys(got).length === Object.keys(expectedPlant).length
-  if (readBack.status === 200 && same) return []
-  return [
-    `the created plant reads back as ${describeAnswer(readBack)}, not ${JSON.stringify(expectedPlant, bigintText)}`,
-  ]
 }
 
 // ---- One principal per stateful target, kept in the state ----------------------------------------
@@ -253,12 +424,14 @@ export class Principal {
   }
 
   private async expect(method: string, path: string, status: number, body?: Partial<Plant>): Promise<void> {
-    const answer = await this.request(method, path, body)
-    if (answer.status !== status) {
-      throw new Error(
-        `housekeeping on the ${this.target.name}: ${method} ${path} answered ${answer.status} ${answer.text}`,
-      )
+    const request = {
+      method,
+      path,
+      auth: { kind: 'principal' } as const,
+      ...(body === undefined ? {} : { contentType: 'application/json', body: plantJson(body) }),
     }
+    const answer = await this.request(method, path, body)
+    if (answer.status !== status) throw new Housekeeping(this.target.name, request, answer, status)
   }
 }
 

@@ -35,6 +35,14 @@ export type Defect =
   | 'query: repeated'
   | 'query: unknown cursor'
   | 'query: string too long'
+  // Keywords the shipped document does not use yet, for the deterministic coverage probes
+  // (coverage-probes.ts): each is a 400, as the oracle gives any defect it does not name.
+  | 'body: string too short'
+  | 'body: not in enum'
+  | 'path: out of range'
+  | 'query: required parameter missing'
+  | 'query: string too short'
+  | 'query: not in enum'
 
 export type Feature =
   | 'id beyond 2^53'
@@ -70,10 +78,12 @@ export interface Probe {
   id?: bigint
   /** The parameters a correct server reads from the query string. */
   query: Record<string, string>
+  /** What a deterministic coverage probe covers, e.g. `name maxLength 256 (valid)` (coverage-probes.ts). */
+  covers?: string
 }
 
-const JSON_TYPE = 'application/json'
-const SAFE = BigInt(Number.MAX_SAFE_INTEGER)
+export const JSON_TYPE = 'application/json'
+export const SAFE = BigInt(Number.MAX_SAFE_INTEGER)
 
 // ---- Values --------------------------------------------------------------------------------------
 
@@ -111,7 +121,7 @@ function idsBetween(min: bigint, max: bigint): fc.Arbitrary<bigint> {
 const specialStrings = fc.constantFrom('', ' ', '\u0000', 'e\u0301', '🌵', 'Ἀλόη', 'a"b\\c', '\u2028')
 
 /** A string's length as JSON Schema counts it (maxLength): in code points, not UTF-16 units. */
-const codePoints = (text: string) => [...text].length
+export const codePoints = (text: string) => [...text].length
 
 /**
  * Strings valid against a string schema: within its maxLength, the longest allowed among them; without
@@ -201,7 +211,7 @@ function objectNode(schema: JsonSchema): fc.Arbitrary<JsonNode> {
 }
 
 /** What is notable about a valid body, for the deviation classes. */
-function bodyFeatures(node: JsonNode, top = true): Feature[] {
+export function bodyFeatures(node: JsonNode, top = true): Feature[] {
   const found = new Set<Feature>()
   const visit = (n: JsonNode, depth: number) => {
     if (n.kind === 'integer') {
@@ -317,11 +327,11 @@ function defectiveBody(schema: JsonSchema): fc.Arbitrary<{ node: JsonNode; defec
   return fc.oneof(...options)
 }
 
-function entriesOf(node: JsonNode): [string, JsonNode][] {
+export function entriesOf(node: JsonNode): [string, JsonNode][] {
   return node.kind === 'object' ? node.entries : []
 }
 
-function withField(node: JsonNode, field: string, replacement: JsonNode): JsonNode {
+export function withField(node: JsonNode, field: string, replacement: JsonNode): JsonNode {
   const entries = entriesOf(node).filter(([k]) => k !== field)
   return { kind: 'object', entries: [...entries, [field, replacement]] }
 }
@@ -345,7 +355,8 @@ const badPathIds = fc.constantFrom(
   '%20',
 )
 
-interface Parts {
+/** A probe before it is rendered by `toProbe`: its path values and query as parts. */
+export interface Parts {
   defect: Defect | undefined
   features: Feature[]
   pathValues: Record<string, string>
@@ -578,7 +589,7 @@ function badQueryValues(p: Parameter): fc.Arbitrary<[string, Defect]> | undefine
   return tooLong.length ? fc.constantFrom(...tooLong) : undefined
 }
 
-function toProbe(entry: OperationEntry, parts: Parts): Probe {
+export function toProbe(entry: OperationEntry, parts: Parts): Probe {
   let path = entry.path
   for (const [name, v] of Object.entries(parts.pathValues)) path = path.replace(`{${name}}`, v)
   // Values are escaped so that each reaches the server as written; a path value keeps its own escapes.

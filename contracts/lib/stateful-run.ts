@@ -6,10 +6,19 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { nextAddress } from '@plant-store/core'
 import fc from 'fast-check'
+import type { CheckName } from '../verify/checks.js'
 import type { OperationEntry } from './document.js'
 import { type Answer, type Endpoint, type RequestSpec, send } from './http.js'
 import { initialModel, type PrincipalModel, type StoreModel } from './model.js'
-import { type Api, commandArbitraries, type Phase, parseExact, type Real, walkList } from './stateful.js'
+import {
+  type Api,
+  commandArbitraries,
+  Mismatch,
+  type Phase,
+  parseExact,
+  type Real,
+  walkList,
+} from './stateful.js'
 
 /** Two principals per sequence: what one writes must never show to the other. */
 export const PRINCIPALS = 2
@@ -220,6 +229,8 @@ export interface RunResult {
   report?: string
   /** What failed, alone (the shrunk failure's message). */
   message?: string
+  /** The check whose promise the shrunk failure broke; undefined when no answer was judged wrong (no answer came). */
+  check?: CheckName
   /** Why the run stopped before all its sequences, when it did without failing. */
   note?: string
 }
@@ -309,6 +320,7 @@ export async function runTarget(settings: RunSettings): Promise<RunResult> {
     result.report = failureReport(settings, details, lastFailure)
     const error = details.errorInstance
     result.message = error instanceof Error ? error.message : String(error)
+    if (error instanceof Mismatch) result.check = error.check
   } else if (details.interrupted && details.numRuns === 0) {
     // Not one sequence in all that time, each request bounded by its own time-out: nothing was checked.
     result.report = `${target.name}: no sequence ended within the time limit (${settings.timeLimitMs} ms; seed ${details.seed}); ${result.requests} requests were answered`

@@ -12,8 +12,10 @@
 
 import { INT64_MAX, INT64_MIN, nextAddress } from '@plant-store/core'
 import fc from 'fast-check'
-import { LosslessNumber, parse as parseLossless, stringify as stringifyLossless } from 'lossless-json'
+import type { CheckName, Finding } from '../verify/checks.js'
 import { flatten, type JsonSchema, type OperationEntry, type Parameter } from './document.js'
+import { canonical, jsonText, parseExact } from './exact-json.js'
+import { resolveLink } from './explore.js'
 import type { Answer, RequestSpec } from './http.js'
 import {
   type Expected,
@@ -27,37 +29,10 @@ import {
   type StoreModel,
   TAKEN,
 } from './model.js'
-import { validateAnswer } from './validate.js'
+import { answerOptions, EXACT, type Judging, plantProblem } from './plant-judging.js'
+import { judgeAnswer } from './validate.js'
 
-// ---- Exact JSON ----------------------------------------------------------------------------------
-
-const integerToken = /^-?\d+$/
-
-/** Parses JSON without losing digits: integers become bigint, other numbers keep their exact text. */
-export function parseExact(text: string): unknown {
-  return parseLossless(text, null, (token) =>
-    integerToken.test(token) ? BigInt(token) : new LosslessNumber(token),
-  )
-}
-
-/** JSON text with bigints as digits. */
-export const jsonText = (value: unknown): string => stringifyLossless(value) ?? 'undefined'
-
-/** One text per value, whatever the order of its keys: what two values are compared by. */
-export function canonical(value: unknown): string {
-  const sorted = (v: unknown): unknown => {
-    if (Array.isArray(v)) return v.map(sorted)
-    if (v && typeof v === 'object' && !(v instanceof LosslessNumber)) {
-      return Object.fromEntries(
-        Object.keys(v)
-          .sort()
-          .map((k) => [k, sorted((v as Record<string, unknown>)[k])]),
-      )
-    }
-    return v
-  }
-  return jsonText(sorted(value))
-}
+export { canonical, jsonText, parseExact } from './exact-json.js'
 
 // ---- Schemas -------------------------------------------------------------------------------------
 
@@ -195,6 +170,8 @@ export interface Api {
   /** The JSON pointer into the create request body that every link reads: the plant's key. */
   keyPointer: string
   keyField: string
+  /** How plants in answers are judged: exactly, as the kit's server writes them, unless set otherwise. */
+  judging?: Judging
   keySchema: JsonSchema
   linked: LinkedOperation[]
   /** The GET linked operation, to read a plant back (after a 409, to see that nothing changed). */
@@ -372,10 +349,20 @@ export interface Real {
   send(principal: number, entry: OperationEntry, request: RequestSpec, phase: Phase): Promise<Answer>
 }
 
-/** A failed expectation, with the exchange that broke it. */
+/** A failed expectation, with the exchange that broke it and the check whose promise it broke. */
 export class Mismatch extends Error {
   override name = 'Mismatch'
+  constructor(
+    readonly check: CheckName,
+    message: string,
+  ) {
+    super(message)
+  }
 }
+
+/** A mismatch that shows another principal's plant is one of isolation, whatever else it is. */
+const isolationOr = (hint: string, check: CheckName): CheckName =>
+  hint.includes('isolation between principals is broken') ? 'principal_isolation' : check
 
 function verify(
   api: Api,
@@ -386,7 +373,7 @@ function verify(
   expected: Expected,
   fields: string[],
 ): void {
-  const problems = validateAnswer(entry, answer)
+  const found = judgeAnswer(entry, answer, answerOptions(api.judging ?? EXACT))
   const where = `${entry.operationId} as p${principal}`
   if (answer.status !== expected.status) {
     let hint = ''
@@ -395,22 +382,31 @@ function verify(
       hint = ownerHint(model, principal, api.keyField, [shown as Plant])
     }
     throw new Mismatch(
+      isolationOr(hint, 'status_code_conformance'),
       `${where}: expected ${expected.status} (${expected.rule}), got ${answer.status} ${answer.text}${hint}`,
     )
   }
-  if (expected.plant) {
-    const want = canonical(project(expected.plant, fields))
-    const got = answer.isJson ? canonical(parseExact(answer.text)) : `(not JSON) ${answer.text}`
-    if (want !== got) {
+  if (expected.plant && answer.isJson) {
+    const judging = api.judging ?? EXACT
+    const got = parseExact(answer.text)
+    // A create's answer (a Plant) may show the key it was created with, or leave it out.
+    const optional = fields.includes(api.keyField) || judging.exact ? [] : [api.keyField]
+    const problem = plantProblem(entry.operationId, got, expected.plant, fields, judging, optional)
+    if (problem) {
+      const hint = ownerHint(model, principal, api.keyField, [got as Plant])
       throw new Mismatch(
-        `${where}: the body is not the model's plant (${expected.rule})\n    expected ${want}\n    got      ${got}`,
+        isolationOr(hint, 'store_conformance'),
+        `${where}: the body is not the model's plant (${expected.rule}): ${problem}${hint}`,
       )
     }
   }
-  if (problems.length)
-    throw new Mismatch(
-      `${where}: the answer does not conform to the document:\n    ${problems.join('\n    ')}`,
-    )
+  const first = found[0]
+  if (first) throw mismatchOf(`${where}: the answer does not conform to the document`, found, first)
+}
+
+/** One mismatch for the findings of the document's checks, under the first one's check. */
+function mismatchOf(where: string, found: Finding[], first: Finding): Mismatch {
+  return new Mismatch(first.check, `${where}:\n    ${found.map((f) => f.message).join('\n    ')}`)
 }
 
 const SMALL_PAGES = 5
@@ -444,46 +440,86 @@ export async function walkList(
   const seen: string[] = []
   const seenKeys: bigint[] = []
   const where = `${list.entry.operationId} as p${principal}${limit === undefined ? '' : ` (limit ${limit})`}`
+  const judging = api.judging ?? EXACT
   for (let page = 1; address !== undefined; page++) {
     if (page > Math.min(expected.length + 2, MAX_PAGES))
-      throw new Mismatch(`${where}: more than ${page - 1} pages for ${expected.length} plants`)
+      throw new Mismatch(
+        'link_conformance',
+        `${where}: more than ${page - 1} pages for ${expected.length} plants`,
+      )
     const answer: Answer = await real.send(
       principal,
       list.entry,
       { method: 'GET', path: address, auth: { kind: 'principal' } },
       phase,
     )
+    const through = page > 1 ? ', reached through the Link of the page before' : ''
     if (answer.status !== list.success)
-      throw new Mismatch(`${where}: page ${page} (${address}) answered ${answer.status} ${answer.text}`)
-    const problems = validateAnswer(list.entry, answer)
-    if (problems.length)
       throw new Mismatch(
-        `${where}: page ${page} does not conform to the document:\n    ${problems.join('\n    ')}`,
+        page > 1 ? 'link_conformance' : 'status_code_conformance',
+        `${where}: page ${page} (${address}${through}) answered ${answer.status} ${answer.text}`,
       )
+    const found = judgeAnswer(list.entry, answer, answerOptions(judging))
+    const first = found[0]
+    if (first) throw mismatchOf(`${where}: page ${page} does not conform to the document`, found, first)
     const items = parseExact(answer.text)
-    if (!Array.isArray(items)) throw new Mismatch(`${where}: page ${page} is not an array: ${answer.text}`)
+    if (!Array.isArray(items))
+      throw new Mismatch(
+        'response_schema_conformance',
+        `${where}: page ${page} is not an array: ${answer.text}`,
+      )
     if (items.length > pageMax)
-      throw new Mismatch(`${where}: page ${page} holds ${items.length} plants, more than ${pageMax}`)
+      throw new Mismatch(
+        'link_conformance',
+        `${where}: page ${page} holds ${items.length} plants, more than ${pageMax}`,
+      )
+    const keys = items.map((item) => (item as Plant)[api.keyField])
+    if (
+      keys.some(
+        (key, i) =>
+          i > 0 &&
+          typeof key === 'bigint' &&
+          typeof keys[i - 1] === 'bigint' &&
+          key <= (keys[i - 1] as bigint),
+      )
+    )
+      throw new Mismatch(
+        'link_conformance',
+        `${where}: page ${page} is not in ascending order of id: ${jsonText(keys)}`,
+      )
     for (const [i, item] of items.entries()) {
       const text = canonical(item)
       const key = (item as Plant)[api.keyField]
       const at = `page ${page}, item ${i + 1}`
       if (typeof key === 'bigint') {
         if (seenKeys.some((k) => k === key))
-          throw new Mismatch(`${where}: ${at} repeats plant ${keyText(key)}: ${text}`)
+          throw new Mismatch(
+            'link_conformance',
+            `${where}: ${at} repeats plant ${keyText(key)}${through}: ${text}`,
+          )
         const last = seenKeys.at(-1)
         if (last !== undefined && key < last)
-          throw new Mismatch(`${where}: ${at}: plant ${keyText(key)} after ${keyText(last)}, not ascending`)
+          throw new Mismatch(
+            'link_conformance',
+            `${where}: ${at}: plant ${keyText(key)} after ${keyText(last)}${through}, not ascending`,
+          )
       }
-      const want = wanted[seen.length]
-      if (text !== want) {
+      const wantPlant = expected[seen.length]
+      const problem =
+        wantPlant === undefined
+          ? 'the model has no more plants'
+          : judging.exact
+            ? text === wanted[seen.length]
+              ? undefined
+              : 'not the model’s next plant'
+            : plantProblem(list.entry.operationId, item, wantPlant, list.itemFields, judging)
+      if (problem) {
         const hint = ownerHint(model, principal, api.keyField, [item as Plant])
-        const gap =
-          typeof key === 'bigint' && want !== undefined && wanted.includes(text)
-            ? ` (a gap: the model's ${want} is skipped)`
-            : ''
+        const skipped = typeof key === 'bigint' && wantPlant !== undefined && wanted.includes(text)
+        const check = skipped ? 'link_conformance' : page > 1 ? 'link_conformance' : 'store_conformance'
         throw new Mismatch(
-          `${where}: ${at} is not the model's next plant${gap}${hint}\n    expected ${want ?? '(no more plants)'}\n    got      ${text}\n    the model: [${wanted.join(', ')}]`,
+          isolationOr(hint, check),
+          `${where}: ${at}${through}: ${problem}${skipped ? ` (the model's ${wanted[seen.length]} is skipped)` : ''}${hint}\n    expected ${wanted[seen.length] ?? '(no more plants)'}\n    got      ${text}\n    the model: [${wanted.join(', ')}]`,
         )
       }
       seen.push(text)
@@ -493,13 +529,15 @@ export async function walkList(
     const more = seen.length < wanted.length
     if (next && !more)
       throw new Mismatch(
+        'link_conformance',
         `${where}: page ${page} links to a next page, but no plants follow: ${answer.headers.link}`,
       )
     if (!next && more)
       throw new Mismatch(
+        'link_conformance',
         `${where}: page ${page} has no Link, but ${wanted.length - seen.length} more plants follow: [${wanted.slice(seen.length).join(', ')}]`,
       )
-    address = next
+    address = next === undefined ? undefined : resolveLink(next, address)
   }
 }
 

@@ -1,10 +1,16 @@
 #!/usr/bin/env node
 // plant-store-verify: checks a running plant store, by URL, against the OpenAPI document. Exit 0 when
-// every answer agrees with the document, 1 when any departs, 2 for a usage error or a server that
-// cannot be reached.
-import { writeFileSync } from 'node:fs'
+// every answer agrees with the document (and the coverage reaches --min-coverage), 1 when any
+// departs (or it does not), 2 for a usage error or a server that cannot be reached.
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { dirname } from 'node:path'
 import { parseArgs } from 'node:util'
+import { loadDocument, type OperationEntry, PROFILES, type Profile } from '../lib/document.js'
 import { CHECK_NAMES, CHECKS } from './checks.js'
+import { coverageShortfall, githubAnnotations, inGitHubActions, ProgressLog } from './report-ci.js'
+import { coverageLine, coverageOf, coverageTable, meets, notExercisedLines } from './report-coverage.js'
+import { htmlReport } from './report-html.js'
+import { jsonReport, jsonText } from './report-json.js'
 import { LAYERS, type Layer } from './results.js'
 import { DEFAULTS, VerifyUsageError, verify } from './verify.js'
 
@@ -19,6 +25,9 @@ plants they already own are read first and left as they were, and the run delete
   --token TOKEN          a bearer token; twice, for two different principals
                          (or VERIFY_TOKENS=TOKEN_A,TOKEN_B)
   --spec FILE            another version of the document (default: the one this package ships)
+  --profile NAME         interface (default): what every plant store keeps; kit: the kit server's
+                         profile too (its exact limits, 405, health probes, request-id, security,
+                         cache and rate-limit headers), and its answers exactly as it writes them
   --only LAYERS          comma-separated: ${LAYERS.join(', ')} (default: all)
   --checks NAMES         only these checks, comma-separated (default: all)
   --exclude-checks NAMES leave these checks out
@@ -39,15 +48,26 @@ plants they already own are read first and left as they were, and the run delete
                          events to http://127.0.0.1:PORT/ (the kit's server: WEBHOOK_ENDPOINTS)
   --webhook-secret S     the whsec_… secret the server signs events with (or VERIFY_WEBHOOK_SECRET)
   --webhook-wait SECONDS the longest wait after the requests for events still to come (default 30)
+  --webhook-hold SECONDS the first event's first attempt is held unanswered this long (default: the
+                         document's delivery time-out + 1 s, 11; 0: none)
+  --webhook-no-fail-attempts  answer every attempt 200: no 500, redirect or held attempt, no retry judged
   --junit FILE           write a JUnit XML report
   --report FILE          write a Markdown report
+  --json FILE            write the whole result as JSON: rows, failures, warnings, notes, coverage
+  --html FILE            write one self-contained HTML page (opens from disk, a CI artifact)
+  --min-coverage PERCENT fail (exit 1) when the coverage is below PERCENT: the documented statuses
+                         answered and the parameters and body properties sent, of all the
+                         document names for its operations
   --help                 this text
 
 Checks:
 ${CHECK_NAMES.map((name) => `  ${name.padEnd(30)} ${CHECKS[name]}`).join('\n')}
 
-Exit status: 0 every answer agreed with the document; 1 some did not; 2 a usage error or a server
-that cannot be reached.`
+In GitHub Actions (GITHUB_ACTIONS=true) each distinct failure is also an error annotation and each
+warning a warning annotation. When stderr is not a terminal, a plain progress line every 5 s.
+
+Exit status: 0 every answer agreed with the document; 1 some did not, a layer could not go on, or
+the coverage is below --min-coverage; 2 a usage error or a server that cannot be reached.`
 
 function usage(message: string): never {
   console.error(`plant-store-verify: ${message} (see --help)`)
@@ -77,8 +97,14 @@ function parse() {
       'webhook-listen': { type: 'string' },
       'webhook-secret': { type: 'string' },
       'webhook-wait': { type: 'string' },
+      'webhook-hold': { type: 'string' },
+      'webhook-no-fail-attempts': { type: 'boolean' },
+      profile: { type: 'string' },
       junit: { type: 'string' },
       report: { type: 'string' },
+      json: { type: 'string' },
+      html: { type: 'string' },
+      'min-coverage': { type: 'string' },
       help: { type: 'boolean' },
     },
     allowPositionals: false,
@@ -131,17 +157,40 @@ if (webhookPort !== undefined) {
     usage(
       '--webhook-listen needs the secret the server signs with: --webhook-secret or VERIFY_WEBHOOK_SECRET',
     )
-} else if (values['webhook-secret'] !== undefined || values['webhook-wait'] !== undefined)
-  usage('--webhook-secret and --webhook-wait go with --webhook-listen PORT')
+} else if (
+  values['webhook-secret'] !== undefined ||
+  values['webhook-wait'] !== undefined ||
+  values['webhook-hold'] !== undefined ||
+  values['webhook-no-fail-attempts']
+)
+  usage(
+    '--webhook-secret, --webhook-wait, --webhook-hold and --webhook-no-fail-attempts go with --webhook-listen PORT',
+  )
 const webhookWait = positive('webhook-wait', values['webhook-wait'])
+const webhookHold = values['webhook-hold'] === undefined ? undefined : Number(values['webhook-hold'])
+if (webhookHold !== undefined && !(Number.isFinite(webhookHold) && webhookHold >= 0))
+  usage(`--webhook-hold takes a number of seconds, 0 or more, not ${values['webhook-hold']}`)
+const profile = values.profile
+if (profile !== undefined && !PROFILES.includes(profile as Profile))
+  usage(`--profile takes ${PROFILES.join(' or ')}, not ${profile}`)
+const minCoverageText = values['min-coverage']?.replace(/%$/, '')
+const minCoverage = minCoverageText === undefined ? undefined : Number(minCoverageText)
+if (
+  minCoverage !== undefined &&
+  (minCoverageText === '' || !Number.isFinite(minCoverage) || minCoverage < 0 || minCoverage > 100)
+)
+  usage(`--min-coverage takes a percentage from 0 to 100, not ${values['min-coverage']}`)
 
 const interactive = process.stderr.isTTY
 let lastProgress = 0
+// Not a terminal (a CI log): a plain line at most every 5 s, repeated while a wait goes on.
+const log = interactive ? undefined : new ProgressLog((line) => process.stderr.write(`${line}\n`)).start()
 try {
   const results = await verify({
     baseUrl,
     tokens: [tokens[0] as string, tokens[1] as string],
     ...(values.spec === undefined ? {} : { spec: values.spec }),
+    ...(profile === undefined ? {} : { profile: profile as Profile }),
     ...(only ? { only: only as Layer[] } : {}),
     ...(values.checks === undefined ? {} : { checks: list(values.checks) ?? [] }),
     ...(values['exclude-checks'] === undefined
@@ -164,33 +213,74 @@ try {
             port: Number(webhookPort),
             secret: webhookSecret as string,
             ...(webhookWait === undefined ? {} : { waitMs: webhookWait * 1000 }),
+            ...(webhookHold === undefined ? {} : { holdMs: Math.round(webhookHold * 1000) }),
+            ...(values['webhook-no-fail-attempts'] ? { failAttempts: false } : {}),
           },
           // Said at once, whatever the terminal: with port 0 it is the only way to learn the address.
           onWebhookReceiver: (url: string) => console.error(`receiving newPlant events at ${url}`),
         }),
     command: `plant-store-verify --base-url ${baseUrl}`,
     onProgress: (line) => {
-      // A progress line on a terminal only, at most a few times a second; CI logs get the result.
-      if (!interactive || Date.now() - lastProgress < 200) return
+      if (log) return log.update(line)
+      // On a terminal, one line rewritten at most a few times a second.
+      if (Date.now() - lastProgress < 200) return
       lastProgress = Date.now()
       process.stderr.write(`\r\x1b[K${line.slice(0, (process.stderr.columns || 80) - 1)}`)
     },
   })
+  log?.stop()
   if (interactive) process.stderr.write('\r\x1b[K')
-  const seconds = (Date.now() - results.startedAt) / 1000
+  const durationMs = Date.now() - results.startedAt
+  // The document's operations, for the parameters coverage counts (verify read the same one).
+  let entries: OperationEntry[] = []
+  try {
+    entries = (await loadDocument(values.spec, (profile as Profile | undefined) ?? 'interface')).operations
+  } catch {
+    // Read once already by the run: only the parameters go uncounted if it cannot be read again.
+  }
+  const coverage = coverageOf(results, entries)
+  const met = minCoverage === undefined || meets(coverage, minCoverage)
+  const context = { baseUrl, durationMs, coverage, ...(minCoverage === undefined ? {} : { minCoverage }) }
   console.log(results.table())
-  const missing = results.notExercised()
-  if (missing.length)
-    console.log(`\nNot exercised (documented, never answered in this run): ${missing.join(', ')}`)
+  console.log(`\n${coverageTable(coverage)}`)
+  const missing = notExercisedLines(coverage)
+  if (missing.length) {
+    console.log('\nNot exercised (documented, never answered or sent in this run):')
+    for (const line of missing) console.log(`- ${line}`)
+  }
+  if (results.warnings.length) {
+    console.log('\nWarnings (allowed by the document; never a failure):')
+    for (const warning of results.warnings) console.log(`- ${warning}`)
+  }
+  if (results.notes.length) console.log('\nNotes:')
   for (const note of results.notes) console.log(`- ${note}`)
+  for (const { layer, reason } of results.stopped) console.log(`\n✗ ${layer} could not go on: ${reason}`)
   for (const failure of results.distinctFailures()) console.log(`\n${results.failureText(failure)}`)
-  if (values.junit) writeFileSync(values.junit, results.junit())
-  if (values.report) writeFileSync(values.report, results.markdown(`Verification of ${baseUrl}`))
+  if (inGitHubActions()) {
+    const annotations = githubAnnotations(
+      results,
+      minCoverage === undefined ? undefined : { coverage, minimum: minCoverage, met },
+    )
+    if (annotations.length) console.log(`\n${annotations.join('\n')}`)
+  }
+  const write = (file: string | undefined, text: () => string) => {
+    if (file === undefined) return
+    mkdirSync(dirname(file), { recursive: true })
+    writeFileSync(file, text())
+  }
+  write(values.junit, () => results.junit())
+  write(values.report, () => results.markdown(`Verification of ${baseUrl}`, coverage))
+  write(values.json, () => jsonText(jsonReport(results, context, met)))
+  write(values.html, () => htmlReport(results, context, met))
+  console.log(`\n${coverageLine(coverage)}`)
   console.log(
-    `\n${results.failed ? `${results.failures.length} answer(s) departed from the document` : 'Every answer agreed with the document'}: ${results.requests} requests in ${seconds.toFixed(1)} s (seed ${results.seed}).`,
+    `${results.verdict()}: ${results.requests} requests in ${(durationMs / 1000).toFixed(1)} s (seed ${results.seed}).`,
   )
-  process.exitCode = results.failed ? 1 : 0
+  if (!met && minCoverage !== undefined)
+    console.log(`plant-store-verify: ${coverageShortfall(coverage, minCoverage)}`)
+  process.exitCode = results.failed || !met ? 1 : 0
 } catch (error) {
+  log?.stop()
   if (interactive) process.stderr.write('\r\x1b[K')
   if (error instanceof VerifyUsageError) usage(error.message)
   throw error

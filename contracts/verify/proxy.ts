@@ -13,8 +13,8 @@ import type { AddressInfo } from 'node:net'
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib'
 import { type JsonSchema, loadDocument, type OperationEntry } from '../lib/document.js'
 import { type Answer, answerOf } from '../lib/http.js'
-import { validateAnswer, validateErrorAnswer } from '../lib/validate.js'
-import { type CheckName, checkOf } from './checks.js'
+import { judgeAnswer, judgeErrorAnswer } from '../lib/validate.js'
+import { type CheckName, type Finding, finding } from './checks.js'
 
 /**
  * Set on an answer that departs from the document, e.g. `2; response_schema_conformance,
@@ -155,15 +155,20 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   /** The problems of one exchange, and the operation they were judged by. */
   function judge(method: string, pathname: string, answer: Answer) {
     const entry = operationOf(method, pathname)
-    if (entry) return { entry, problems: validateAnswer(entry, answer) }
+    if (entry) return { entry, findings: judgeAnswer(entry, answer) }
     // No operation: the document promises an Error body for every error; a success here is
     // something the document does not describe at all.
     if (answer.status < 400)
       return {
         entry,
-        problems: [`status ${answer.status} is not documented: the document has no ${method} ${pathname}`],
+        findings: [
+          finding(
+            'status_code_conformance',
+            `status ${answer.status} is not documented: the document has no ${method} ${pathname}`,
+          ),
+        ],
       }
-    return { entry, problems: validateErrorAnswer(errorSchema, answer) }
+    return { entry, findings: judgeErrorAnswer(errorSchema, answer) }
   }
 
   function answered(req: IncomingMessage, res: ServerResponse, from: IncomingMessage, body: Buffer): void {
@@ -174,7 +179,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     // HEAD is GET without a body (RFC 9110), which no body schema fits; a preflight is CORS's own
     // exchange, not an operation's. Both pass unjudged.
     const preflight = method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined
-    let judged: { entry: OperationEntry | undefined; problems: string[] } = { entry: undefined, problems: [] }
+    let judged: { entry: OperationEntry | undefined; findings: Finding[] } = {
+      entry: undefined,
+      findings: [],
+    }
     if (method !== 'HEAD' && !preflight) {
       try {
         judged = judge(method, pathname, answerFrom(from, body))
@@ -183,21 +191,20 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         console.error(`the proxy could not judge ${method} ${path}: ${(error as Error).message}`)
       }
     }
-    const { entry, problems } = judged
-    const headers = endToEnd(from.rawHeaders, problems.length ? [VIOLATIONS_HEADER.toLowerCase()] : [])
-    if (problems.length) {
-      const checks = problems.map(checkOf)
-      headers.push(VIOLATIONS_HEADER, `${problems.length}; ${[...new Set(checks)].join(', ')}`)
-      problems.forEach((problem, i) => {
+    const { entry, findings } = judged
+    const headers = endToEnd(from.rawHeaders, findings.length ? [VIOLATIONS_HEADER.toLowerCase()] : [])
+    if (findings.length) {
+      const checks = findings.map((f) => f.check)
+      headers.push(VIOLATIONS_HEADER, `${findings.length}; ${[...new Set(checks)].join(', ')}`)
+      for (const { check, message } of findings)
         report({
           operation: entry?.operationId,
           method,
           path,
           status: from.statusCode ?? 0,
-          check: checks[i] as CheckName,
-          problem,
+          check,
+          problem: message,
         })
-      })
     }
     res.writeHead(from.statusCode ?? 502, from.statusMessage, headers)
     res.end(body)

@@ -1,7 +1,9 @@
 // What a verification found: for each operation and check, the answers that kept and broke the
 // promise; each failure with its request, answer, what the document says and a replay command; the
-// documented responses never seen; and the report as a table, Markdown and JUnit XML.
-import { type CheckName, checkOf } from './checks.js'
+// documented responses never seen; the parameters judged requests carried; and the report as a
+// table, Markdown and JUnit XML (JSON and HTML in report-json.ts and report-html.ts).
+import type { CheckName, Finding } from './checks.js'
+import { type Coverage, coverageMarkdown } from './report-coverage.js'
 
 export type Layer = 'examples' | 'generated' | 'stateful' | 'security'
 export const LAYERS: Layer[] = ['examples', 'generated', 'stateful', 'security']
@@ -26,22 +28,47 @@ export interface Judged {
   operationId: string
   /** The checks this answer was judged by. */
   checks: CheckName[]
-  /** The problems found, as the judging code words them. */
-  problems: string[]
+  /** What the checks found, each with the check that found it. */
+  findings: Finding[]
   status?: number
   title: string
   request: string
   answer: string
   document: string
   replay: string
+  /**
+   * The names of the operation's parameters and request-body properties the request carried (see
+   * parametersOf in report-coverage.ts), e.g. ['id', 'name', 'tag']: counted as exercised.
+   */
+  parameters?: string[]
+}
+
+/**
+ * A problem in one line, for a summary or an annotation: its first line, and the line after it when
+ * the first only introduces what follows (ends with a colon).
+ */
+export function headline(problem: string | undefined): string {
+  const lines = (problem ?? '').split(/\r?\n/).map((line) => line.trim())
+  const [first = '', next] = lines
+  return first.endsWith(':') && next ? `${first} ${next}` : first
 }
 
 export class Results {
   private readonly counts = new Map<string, { passed: number; failed: number }>()
   readonly failures: Failure[] = []
   readonly notes: string[] = []
+  /**
+   * What the document allows but a reader should know, once each (an undocumented property in an
+   * operation's answers, a recommendation not followed): never a failure.
+   */
+  readonly warnings: string[] = []
+  private readonly warned = new Set<string>()
+  /** Layers that could not go on, each with why: the run fails, and the other layers still ran. */
+  readonly stopped: { layer: Source; reason: string }[] = []
   /** Statuses seen per operation, for "not exercised" and the success-path warning. */
   private readonly seen = new Map<string, Set<number>>()
+  /** Parameter and body-property names carried per operation, for coverage. */
+  private readonly carriedBy = new Map<string, Set<string>>()
   requests = 0
   seed = 0
   startedAt = Date.now()
@@ -68,14 +95,30 @@ export class Results {
     this.seen.set(operationId, statuses)
   }
 
+  /** A request of this operation carried these parameters (judged elsewhere, as a sequence's are). */
+  carried(operationId: string, parameters: readonly string[]): void {
+    const names = this.carriedBy.get(operationId) ?? new Set()
+    for (const name of parameters) names.add(name)
+    this.carriedBy.set(operationId, names)
+  }
+
+  /** The statuses answers of this operation had, in the order first seen. */
+  statusesSeen(operationId: string): number[] {
+    return [...(this.seen.get(operationId) ?? [])]
+  }
+
+  /** The parameter and body-property names requests of this operation carried. */
+  parametersCarried(operationId: string): string[] {
+    return [...(this.carriedBy.get(operationId) ?? [])]
+  }
+
   /** Counts one judged answer against each of its checks; returns the failures it adds. */
   record(judged: Judged): Failure[] {
     if (judged.status !== undefined) this.saw(judged.operationId, judged.status)
+    if (judged.parameters) this.carried(judged.operationId, judged.parameters)
     const byCheck = new Map<CheckName, string[]>()
-    for (const problem of judged.problems) {
-      const check = checkOf(problem)
-      byCheck.set(check, [...(byCheck.get(check) ?? []), problem])
-    }
+    for (const { check, message } of judged.findings)
+      byCheck.set(check, [...(byCheck.get(check) ?? []), message])
     const added: Failure[] = []
     const checks = new Set([...judged.checks, ...byCheck.keys()])
     for (const check of checks) {
@@ -87,15 +130,28 @@ export class Results {
         continue
       }
       cell.failed++
-      const failure: Failure = { ...judged, check, problems }
+      const { findings: _all, checks: _checks, status: _status, parameters: _carried, ...shown } = judged
+      const failure: Failure = { ...shown, check, problems }
       this.failures.push(failure)
       added.push(failure)
     }
     return added
   }
 
+  /** Says `message` once, however often it is found (keyed by `key`, or the message itself). */
+  warn(message: string, key = message): void {
+    if (this.warned.has(key)) return
+    this.warned.add(key)
+    this.warnings.push(message)
+  }
+
+  /** A layer that cannot go on says why; the run then fails, whatever else it found. */
+  stop(layer: Source, reason: string): void {
+    this.stopped.push({ layer, reason })
+  }
+
   get failed(): boolean {
-    return this.failures.length > 0
+    return this.failures.length > 0 || this.stopped.length > 0
   }
 
   /** Documented responses no answer of the run had: said, not failed. */
@@ -162,26 +218,48 @@ export class Results {
     ].join('\n')
   }
 
-  markdown(title: string): string {
+  /** One line: how the run went, for the top of a report. */
+  verdict(): string {
+    const stopped = this.stopped.length ? `, and ${this.stopped.length} layer(s) could not go on` : ''
+    return this.failures.length
+      ? `${this.failures.length} answer(s) departed from the document${stopped}`
+      : this.stopped.length
+        ? `No answer departed from the document${stopped}`
+        : 'Every answer agreed with the document'
+  }
+
+  /** The Markdown report; with `coverage`, its table and the statuses not exercised, with why. */
+  markdown(title: string, coverage?: Coverage): string {
     const out = [`# ${title}`, '']
-    out.push(
-      this.failed ? `**${this.failures.length} failure(s)**` : '**Every answer agreed with the document.**',
-      '',
-    )
+    out.push(`**${this.verdict()}.**`, '')
+    for (const { layer, reason } of this.stopped) out.push(`- **${layer} could not go on:** ${reason}`)
+    if (this.stopped.length) out.push('')
     out.push('| operation | check | passed | failed |', '|---|---|---:|---:|')
     for (const r of this.rows()) out.push(`| ${r.operationId} | ${r.check} | ${r.passed} | ${r.failed} |`)
-    const missing = this.notExercised()
-    if (missing.length)
+    if (coverage) out.push('', ...coverageMarkdown(coverage))
+    else {
+      const missing = this.notExercised()
+      if (missing.length)
+        out.push(
+          '',
+          '## Not exercised',
+          '',
+          'Documented responses that no answer of this run had:',
+          '',
+          ...missing.map((m) => `- ${m}`),
+        )
+    }
+    if (this.warnings.length)
       out.push(
         '',
-        '## Not exercised',
+        '## Warnings',
         '',
-        'Documented responses that no answer of this run had:',
+        'Allowed by the document, and worth knowing; never a failure:',
         '',
-        ...missing.map((m) => `- ${m}`),
+        ...this.warnings.map((w) => `- ${w}`),
       )
     if (this.notes.length) out.push('', '## Notes', '', ...this.notes.map((n) => `- ${n}`))
-    if (this.failed) {
+    if (this.failures.length) {
       out.push('', '## Failures', '')
       for (const f of this.distinctFailures()) out.push('```', this.failureText(f), '```', '')
     }

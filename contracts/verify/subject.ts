@@ -3,8 +3,9 @@
 // and the Endpoint view that the kit's judging layers send through.
 import { nextAddress } from '@plant-store/core'
 import type { OperationEntry } from '../lib/document.js'
+import { parseExact } from '../lib/exact-json.js'
+import { resolveLink } from '../lib/explore.js'
 import { type Answer, type Endpoint, type RequestSpec, send } from '../lib/http.js'
-import { parseExact } from '../lib/stateful.js'
 
 /** A plant as the verifier reads it: ids as bigint, exact. */
 export type OwnedPlant = Record<string, unknown> & { id: bigint }
@@ -112,14 +113,20 @@ export class Subject {
         this.authorization(principal),
       )
       if (answer.status !== 200)
-        throw new Error(
-          `GET ${address} with token ${principal + 1} answered ${answer.status} ${answer.text.slice(0, 200)}`,
+        throw Object.assign(
+          new Error(
+            `GET ${address} with token ${principal + 1} answered ${answer.status} ${answer.text.slice(0, 200)}`,
+          ),
+          { answer },
         )
-      const items = parseExact(answer.text)
+      const items = answer.isJson ? parseExact(answer.text) : undefined
       if (!Array.isArray(items))
-        throw new Error(`GET ${address} did not answer a list: ${answer.text.slice(0, 200)}`)
+        throw Object.assign(new Error(`GET ${address} did not answer a list: ${answer.text.slice(0, 200)}`), {
+          answer,
+        })
       plants.push(...(items as OwnedPlant[]))
-      address = nextAddress(answer.headers.link)
+      const next = nextAddress(answer.headers.link)
+      address = next === undefined ? undefined : resolveLink(next, address)
     }
     return plants
   }

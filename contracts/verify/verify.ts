@@ -8,9 +8,14 @@ import {
   type LoadedDocument,
   loadDocument,
   type OperationEntry,
+  type Profile,
 } from '../lib/document.js'
 import { roleOf } from '../lib/explore.js'
-import { type CheckName, selectChecks } from './checks.js'
+import { type Answer, describeAnswer } from '../lib/http.js'
+import type { Judging } from '../lib/plant-judging.js'
+import { judgeAnswer } from '../lib/validate.js'
+import { type CheckName, type Finding, finding, selectChecks } from './checks.js'
+import { judgingFor } from './judging.js'
 import { runExamples } from './layers/examples.js'
 import { runGenerated } from './layers/generated.js'
 import { runSecurity } from './layers/security.js'
@@ -35,6 +40,11 @@ export interface VerifyOptions {
   readOnly?: boolean
   /** Leave the plants the run created. */
   keep?: boolean
+  /**
+   * What to judge: `interface` (the default), what every plant store keeps; `kit`, the kit server's
+   * profile too, and its answers exactly as the kit's server writes them.
+   */
+  profile?: Profile
   /** The server makes a principal of any token (as the kit's sandbox does): no unknown-token cases. */
   anyToken?: boolean
   /** At most this many requests a second. */
@@ -66,6 +76,8 @@ export interface Context {
   loaded: LoadedDocument
   subject: Subject
   results: Results
+  /** How plants in answers are judged, and whether the kit profile is held too. */
+  judging: Judging
   /** The plants each principal owned before the run: never changed, never deleted. */
   existing: [OwnedPlant[], OwnedPlant[]]
   /** Where the run's own ids start: far from small numbers, and fixed by the seed for replays. */
@@ -96,7 +108,7 @@ export async function verify(options: VerifyOptions): Promise<Results> {
   }
   let loaded: LoadedDocument
   try {
-    loaded = await loadDocument(options.spec)
+    loaded = await loadDocument(options.spec, options.profile ?? 'interface')
   } catch (error) {
     throw new VerifyUsageError(
       `cannot read the document ${options.spec}: ${(error as Error).message.split('\n')[0]}`,
@@ -156,11 +168,33 @@ async function run(
   const existing: [OwnedPlant[], OwnedPlant[]] = [[], []]
   if (list) {
     for (const principal of [0, 1] as const) {
-      try {
-        existing[principal] = await subject.plantsOf(list, principal)
-      } catch (error) {
-        throw new VerifyUsageError(`token ${principal + 1} is not accepted: ${(error as Error).message}`)
+      const read = await readExisting(subject, list, principal)
+      if (Array.isArray(read)) {
+        existing[principal] = read
+        continue
       }
+      // The run models the store from these plants and must leave them alone: without them it cannot
+      // change anything safely, so every layer stops, and the answer that stopped them is judged.
+      results.record({
+        layer: 'examples',
+        operationId: list.operationId,
+        checks: ['status_code_conformance', 'response_schema_conformance'],
+        findings: read.findings,
+        status: read.answer.status,
+        title: `reading the plants of token ${principal + 1} before the run`,
+        request: `GET ${list.path} (every page)`,
+        answer: describeAnswer(read.answer),
+        document: '200, a page of the caller’s plants',
+        replay: `${settings.command ?? `plant-store-verify --base-url ${options.baseUrl}`}`,
+      })
+      for (const layer of LAYERS)
+        results.stop(
+          layer,
+          `the plants token ${principal + 1} owns could not be read, so the run cannot leave them alone`,
+        )
+      results.requests = subject.requests
+      results.seed = seed
+      return results
     }
   }
   const base = settings.command ?? `plant-store-verify --base-url ${options.baseUrl}`
@@ -169,6 +203,7 @@ async function run(
     loaded,
     subject,
     results,
+    judging: judgingFor(results, options.profile),
     existing,
     idBase: 1_000_000_000_000n + BigInt(seed >>> 0) * 1000n,
     list,
@@ -182,7 +217,8 @@ async function run(
       )
     },
     deadline: Date.now() + (options.timeLimitMs ?? 30 * 60_000),
-    replay: (args) => `${base}${options.spec ? ` --spec ${options.spec}` : ''} ${args}`,
+    replay: (args) =>
+      `${base}${options.spec ? ` --spec ${options.spec}` : ''}${options.profile === 'kit' ? ' --profile kit' : ''} ${args}`,
     progress: (line) => options.onProgress?.(line),
   }
   if (existing[0].length || existing[1].length)
@@ -190,16 +226,37 @@ async function run(
       `the principals owned ${existing[0].length} and ${existing[1].length} plants before the run: they are part of the model, and left as they were`,
     )
   const layers = options.only?.length ? options.only : LAYERS
-  if (layers.includes('examples')) await runExamples(context)
-  if (layers.includes('security')) await runSecurity(context)
-  if (layers.includes('generated')) await runGenerated(context)
-  if (layers.includes('stateful')) {
-    if (options.readOnly) results.notes.push('stateful sequences: not run, they change plants (--read-only)')
-    else await runStateful(context)
+  const runs: [Layer, (ctx: Context) => Promise<void>][] = [
+    ['examples', runExamples],
+    ['security', runSecurity],
+    ['generated', runGenerated],
+    ['stateful', runStateful],
+  ]
+  for (const [layer, runLayer] of runs) {
+    if (!layers.includes(layer)) continue
+    if (layer === 'stateful' && options.readOnly) {
+      results.notes.push('stateful sequences: not run, they change plants (--read-only)')
+      continue
+    }
+    // Whatever a layer meets, the run goes on to the next and ends with its report.
+    try {
+      await runLayer(context)
+    } catch (error) {
+      results.stop(layer, (error as Error).message)
+    }
   }
   if (receiver) {
     context.progress('waiting for the newPlant events still to come')
-    const { received } = await receiver.finish(results, base)
+    // A webhook failure's replay is the whole run again, with what it drew (the receiver adds its own options).
+    const runArgs = [
+      `--seed ${seed}`,
+      ...(options.only?.length ? [`--only ${options.only.join(',')}`] : []),
+      ...(options.requests === undefined ? [] : [`--requests ${options.requests}`]),
+      ...(options.sequences === undefined ? [] : [`--sequences ${options.sequences}`]),
+      ...(options.readOnly ? ['--read-only'] : []),
+      ...(options.anyToken ? ['--any-token'] : []),
+    ].join(' ')
+    const { received } = await receiver.finish(results, context.replay(runArgs))
     results.notes.push(
       `the webhook receiver took ${received} newPlant delivery(ies) for ${receiver.createsAnswered200} create(s) answered 200`,
     )
@@ -215,6 +272,30 @@ async function run(
   results.requests = subject.requests
   results.seed = seed
   return results
+}
+
+/**
+ * Every plant a principal owns, or the answer that kept them from being read and what is wrong with
+ * it; a token the server refuses is a usage error.
+ */
+async function readExisting(
+  subject: Subject,
+  list: OperationEntry,
+  principal: 0 | 1,
+): Promise<OwnedPlant[] | { answer: Answer; findings: Finding[] }> {
+  try {
+    return await subject.plantsOf(list, principal)
+  } catch (error) {
+    const answer = (error as { answer?: Answer }).answer
+    if (!answer) throw new VerifyUsageError(`token ${principal + 1}: ${(error as Error).message}`)
+    if (answer.status === 401 || answer.status === 403)
+      throw new VerifyUsageError(`token ${principal + 1} is not accepted: ${(error as Error).message}`)
+    const findings = judgeAnswer(list, answer)
+    if (answer.status !== 200)
+      findings.unshift(finding('status_code_conformance', `status ${answer.status}, the document says 200`))
+    if (!findings.length) findings.push(finding('response_schema_conformance', (error as Error).message))
+    return { answer, findings }
+  }
 }
 
 /** Fails with one line when nothing answers at the base URL, or something that is not this API. */

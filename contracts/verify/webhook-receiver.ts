@@ -1,6 +1,9 @@
 // The webhook receiver of the verifier and of the kit's contract suite: listens on 127.0.0.1 during a
 // run, takes every newPlant event a server sends, and judges them at the end against the creates the
-// run saw answered.
+// run saw answered. It also fails a few first attempts on purpose (a 500, a redirect, an answer held
+// back past the document's delivery timeout) and judges that each such event is sent again, as the
+// document's delivery promise says: only answers the receiver controls can show whether a sender retries.
+import { createHash } from 'node:crypto'
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { parseJsonBody } from '@plant-store/core'
@@ -10,6 +13,7 @@ import { roleOf } from '../lib/explore.js'
 import type { Answer, RequestSpec } from '../lib/http.js'
 import { parseExact } from '../lib/stateful.js'
 import { schemaProblems } from '../lib/validate.js'
+import { findingsOf } from './checks.js'
 import type { Results } from './results.js'
 
 export interface WebhookOptions {
@@ -17,8 +21,25 @@ export interface WebhookOptions {
   port: number
   /** The `whsec_…` secret the server under test signs its events with. */
   secret: string
-  /** The longest wait, after the requests, for events still to come (default 30 s). */
+  /**
+   * The longest wait, after the requests, for events and retries still to come (default 30 s); an
+   * attempt failed on purpose before the requests ended may stretch it to when its retry is due (see
+   * `settle`): at most `holdMs` + the document's first retry (5 s) + 2 s after the requests.
+   */
   waitMs?: number
+  /**
+   * Fail some first attempts on purpose and judge their retries (default true): the first distinct
+   * event is held without an answer, the second answered 500, the third redirected (307), and every
+   * 5th after them answered 500; every later attempt of an event is answered 200. False: every attempt
+   * is answered 200 and no retry is judged.
+   */
+  failAttempts?: boolean
+  /**
+   * How long the held attempt waits without an answer before the receiver closes its connection
+   * (default: the document's delivery timeout, 10 s, + 1 s, so the sender's own timeout ends it); 0:
+   * no attempt is held.
+   */
+  holdMs?: number
 }
 
 /**
@@ -31,15 +52,24 @@ export interface WebhookScopes {
   ofCreate(authorization: string | undefined): string | undefined
   /** The scope of an event, by the path (query string dropped) it was delivered to. */
   ofDelivery(path: string): string
+  /** Whose create this is, as a message names it (`principal 1`); undefined: the scope says enough. */
+  nameOf?(authorization: string | undefined): string | undefined
 }
 
-/** One scope for the given tokens' creates and for every event, whatever its path: the verifier's two principals. */
+/**
+ * One scope for the given tokens' creates and for every event, whatever its path: the verifier's two
+ * principals, named `principal 1` and `principal 2` after their tokens' order.
+ */
 export function tokenScopes(tokens: readonly string[]): WebhookScopes {
-  const authorizations = new Set(tokens.map((token) => `Bearer ${token}`))
+  const authorizations = tokens.map((token) => `Bearer ${token}`)
   return {
     ofCreate: (authorization) =>
-      authorization !== undefined && authorizations.has(authorization) ? '' : undefined,
+      authorization !== undefined && authorizations.includes(authorization) ? '' : undefined,
     ofDelivery: () => '',
+    nameOf: (authorization) => {
+      const index = authorization === undefined ? -1 : authorizations.indexOf(authorization)
+      return index < 0 ? undefined : `principal ${index + 1}`
+    },
   }
 }
 
@@ -48,14 +78,23 @@ export interface WebhookFinding {
   title: string
   /** What was received (method, path, the signing headers, the body), or which create it is. */
   request: string
+  /** What the receiver answered it. */
+  answer: string
   problems: string[]
 }
+
+/** What the receiver does to an event's first attempt on purpose: answer 500, redirect it, or hold it unanswered. */
+export type Treatment = 'error' | 'redirect' | 'hold'
 
 /** The events of one webhook, as the document declares them. */
 interface WebhookSpec {
   operationId: string
   headers: { name: string; required: boolean; schema: JsonSchema | undefined }[]
   bodySchema: JsonSchema | undefined
+  /** The document's delivery timeout: an attempt with no answer within it has failed. */
+  timeoutMs: number
+  /** The document's bound on the first retry after a failed attempt. */
+  firstRetryMs: number
 }
 
 interface Delivery {
@@ -63,8 +102,36 @@ interface Delivery {
   path: string
   headers: IncomingHttpHeaders
   body: string
+  /** The body's bytes as received, hashed: a retry carries the same ones. */
+  digest: string
+  /** When its request came (ms since the epoch). */
+  at: number
   /** Why the signature does not verify, judged when the delivery came; undefined when it does. */
   signatureProblem: string | undefined
+  /** What the receiver did to it on purpose; undefined: answered 200. */
+  treated?: TreatedEvent
+}
+
+/** An event whose first attempt the receiver failed on purpose. */
+interface TreatedEvent {
+  treatment: Treatment
+  webhookId: string
+  /** The failed attempt. */
+  first: Delivery
+  /** Where a redirect pointed. */
+  location?: string
+  /** When the failed attempt ended (its answer sent, or its connection closed); undefined while held. */
+  endedAt?: number
+  /** A held attempt whose sender closed it before the receiver did. */
+  closedBySender?: boolean
+}
+
+/** A request to where a redirect pointed: a sender that followed it. */
+interface Followed {
+  method: string
+  path: string
+  headers: IncomingHttpHeaders
+  event: TreatedEvent | undefined
 }
 
 /** The bodies a receiver takes: a plant is a few hundred bytes, so anything past this is not one. */
@@ -73,10 +140,24 @@ const MAX_BODY = 1 << 20
 const SETTLE_MS = 500
 const POLL_MS = 25
 const DEFAULT_WAIT_MS = 30_000
+/** The document's delivery timeout and first retry, when its text cannot be read for them. */
+const DOCUMENT_TIMEOUT_MS = 10_000
+const DOCUMENT_FIRST_RETRY_MS = 5_000
+/** Held past the delivery timeout by this much, so that the sender's timeout, not the receiver, ends it. */
+const HOLD_PAST_TIMEOUT_MS = 1_000
+/** Leniency on the first retry's bound: a sender polls its outbox, and a busy machine is late. */
+const RETRY_SLACK_MS = 2_000
+/** Leniency, in seconds, on a retry's webhook-timestamp against the time that passed since the first attempt. */
+const TIMESTAMP_SLACK_S = 2
+/** After the first three treated events, every this many-th distinct event's first attempt is answered 500. */
+const FAIL_EVERY = 5
+/** Where a redirect points: a path of the receiver that no sender may ever request. */
+const REDIRECT_PREFIX = '/verify-redirect-target/'
 
 type WebhookHolder = { webhooks?: Record<string, { post?: WebhookOperation }> }
 interface WebhookOperation {
   operationId?: string
+  description?: string
   parameters?: { name: string; in: string; required?: boolean; schema?: JsonSchema }[]
   requestBody?: { content?: Record<string, { schema?: JsonSchema }> }
 }
@@ -85,8 +166,14 @@ interface WebhookOperation {
 export function newPlantWebhook(loaded: LoadedDocument): WebhookSpec | undefined {
   const post = (loaded.document as unknown as WebhookHolder).webhooks?.newPlant?.post
   if (!post) return undefined
+  const seconds = (pattern: RegExp, fallback: number) => {
+    const found = pattern.exec(post.description ?? '')?.[1]
+    return found === undefined ? fallback : Number(found) * 1000
+  }
   return {
     operationId: post.operationId ?? 'newPlant',
+    timeoutMs: seconds(/no answer within\s+(\d+(?:\.\d+)?)\s+seconds/, DOCUMENT_TIMEOUT_MS),
+    firstRetryMs: seconds(/first retry within\s+(\d+(?:\.\d+)?)\s+seconds/, DOCUMENT_FIRST_RETRY_MS),
     headers: (post.parameters ?? [])
       .filter((p) => p.in === 'header')
       .map((p) => ({ name: p.name.toLowerCase(), required: p.required === true, schema: p.schema })),
@@ -96,13 +183,30 @@ export function newPlantWebhook(loaded: LoadedDocument): WebhookSpec | undefined
 
 export class WebhookReceiver {
   private readonly deliveries: Delivery[] = []
+  /** Every attempt of each event, by its webhook-id, in the order they came. */
+  private readonly attempts = new Map<string, Delivery[]>()
+  /** The events whose first attempt was failed on purpose, in the order they came. */
+  private readonly treated: TreatedEvent[] = []
+  /** The treatments not yet given to an event: each is given once, to the first event it fits. */
+  private readonly pending: Treatment[]
+  /** Requests to where a redirect pointed. */
+  private readonly followed: Followed[] = []
+  private readonly holds = new Set<NodeJS.Timeout>()
+  /** Distinct events seen (by webhook-id). */
+  private distinct = 0
+  /** Once the wait began: the end of the wait proper, which a treatment given from then on must fit in. */
+  private bound: number | undefined
   /** Each create answered 200, keyed by its scope and id (in decimal), with how many there were. */
   private readonly announced = new Map<string, number>()
+  /** Whose creates announced each key, as messages name them. */
+  private readonly announcedBy = new Map<string, Set<string>>()
   /** Creates answered anything else, by the same key: an event for one of these is one a refused create sent. */
   private readonly refused = new Set<string>()
   /** How many creates in a scope were answered anything else. */
   private refusals = 0
   private readonly create: OperationEntry | undefined
+  /** How long a held attempt is kept unanswered. */
+  readonly holdMs: number
 
   private constructor(
     private readonly server: Server,
@@ -113,27 +217,86 @@ export class WebhookReceiver {
     private readonly scopes: WebhookScopes,
   ) {
     this.create = loaded.operations.find((entry) => roleOf(entry) === 'create')
+    this.holdMs = options.holdMs ?? spec.timeoutMs + HOLD_PAST_TIMEOUT_MS
+    this.pending =
+      options.failAttempts === false
+        ? []
+        : this.holdMs > 0
+          ? ['hold', 'error', 'redirect']
+          : ['error', 'redirect']
     const webhook = new Webhook(options.secret)
     server.on('request', (request, response) => {
+      const at = Date.now()
       const chunks: Buffer[] = []
+      const hash = createHash('sha256')
       let size = 0
       request.on('data', (chunk: Buffer) => {
         size += chunk.length
+        hash.update(chunk)
         if (size <= MAX_BODY) chunks.push(chunk)
       })
       request.on('end', () => {
+        const path = request.url ?? ''
+        if (path.startsWith(REDIRECT_PREFIX)) {
+          // A sender that followed a redirect: noted, and answered as its target would, 200.
+          this.followed.push({
+            method: request.method ?? '',
+            path,
+            headers: request.headers,
+            event: this.treated.find((event) => event.location === `${this.url}${path.slice(1)}`),
+          })
+          response.writeHead(200).end()
+          return
+        }
         const body = Buffer.concat(chunks).toString('utf8')
-        this.deliveries.push({
+        const delivery: Delivery = {
           method: request.method ?? '',
-          path: request.url ?? '',
+          path,
           headers: request.headers,
           body,
+          digest: `${size}:${hash.digest('base64')}`,
+          at,
           // Now, not when the run is judged: the timestamp's tolerance is measured from its arrival,
           // as a receiver's would be, and a long run would find its early events too old.
           signatureProblem: signatureProblem(webhook, body, request.headers),
-        })
-        // Always 200, even to an event judged wrong: a refusal would make a server send it again.
-        response.writeHead(200).end()
+        }
+        this.deliveries.push(delivery)
+        const treatment = this.treat(delivery)
+        if (!treatment) {
+          // 200 to anything else, even to an event judged wrong: a refusal would make a server send it again.
+          response.writeHead(200).end()
+          return
+        }
+        const event: TreatedEvent = {
+          treatment,
+          webhookId: String(delivery.headers['webhook-id']),
+          first: delivery,
+        }
+        delivery.treated = event
+        this.treated.push(event)
+        if (treatment === 'error') {
+          response.writeHead(500, { 'content-type': 'text/plain' }).end('failed on purpose: send it again\n')
+          event.endedAt = Date.now()
+        } else if (treatment === 'redirect') {
+          event.location = `${this.url}${REDIRECT_PREFIX.slice(1)}${encodeURIComponent(event.webhookId)}`
+          response.writeHead(307, { location: event.location }).end()
+          event.endedAt = Date.now()
+        } else {
+          // No answer: the sender's timeout ends the attempt, or the receiver closes it after holdMs.
+          let closedByReceiver = false
+          const timer = setTimeout(() => {
+            this.holds.delete(timer)
+            closedByReceiver = true
+            request.socket.destroy()
+          }, this.holdMs)
+          this.holds.add(timer)
+          response.once('close', () => {
+            clearTimeout(timer)
+            this.holds.delete(timer)
+            event.endedAt ??= Date.now()
+            event.closedBySender = !closedByReceiver
+          })
+        }
       })
     })
   }
@@ -162,6 +325,46 @@ export class WebhookReceiver {
     return this.spec.operationId
   }
 
+  /**
+   * What to do to a delivery on purpose: nothing to a later attempt of an event (answered 200), and to
+   * the first attempt of a new event the next treatment still to give (held, 500, redirect), then a
+   * 500 to every FAIL_EVERY-th event. Once the wait began, only a treatment whose retry is due within it.
+   */
+  private treat(delivery: Delivery): Treatment | undefined {
+    const id = delivery.headers['webhook-id']
+    if (typeof id !== 'string') return undefined
+    const attempts = this.attempts.get(id)
+    if (attempts) {
+      attempts.push(delivery)
+      return undefined
+    }
+    this.attempts.set(id, [delivery])
+    if (this.options.failAttempts === false) return undefined
+    this.distinct++
+    const fits = (treatment: Treatment) =>
+      this.bound === undefined || delivery.at + this.retryWithin(treatment) <= this.bound
+    const next = this.pending.findIndex(fits)
+    if (next >= 0) return this.pending.splice(next, 1)[0]
+    return this.pending.length === 0 && this.distinct % FAIL_EVERY === 0 && fits('error')
+      ? 'error'
+      : undefined
+  }
+
+  /** From a treated attempt's arrival, the longest until its first retry is due: its hold, the first retry, the slack. */
+  private retryWithin(treatment: Treatment): number {
+    return (treatment === 'hold' ? this.holdMs : 0) + this.spec.firstRetryMs + RETRY_SLACK_MS
+  }
+
+  /** When a treated event's first retry is due at the latest: the failed attempt's end (or the hold's), + first retry + slack. */
+  private retryDue(event: TreatedEvent): number {
+    return (event.endedAt ?? event.first.at + this.holdMs) + this.spec.firstRetryMs + RETRY_SLACK_MS
+  }
+
+  /** The attempts of a treated event after the failed one. */
+  private retriesOf(event: TreatedEvent): Delivery[] {
+    return (this.attempts.get(event.webhookId) ?? []).slice(1)
+  }
+
   /** Every request the run sends and its answer: notes the creates of the scopes and how they were answered. */
   observe(request: RequestSpec, authorization: string | undefined, answer: Answer): void {
     if (!this.create || request.method.toUpperCase() !== this.create.method.toUpperCase()) return
@@ -171,8 +374,11 @@ export class WebhookReceiver {
     const id = createdId(request.body)
     if (id === undefined) return
     const key = keyOf(scope, id)
-    if (answer.status === 200) this.announced.set(key, (this.announced.get(key) ?? 0) + 1)
-    else {
+    if (answer.status === 200) {
+      this.announced.set(key, (this.announced.get(key) ?? 0) + 1)
+      const name = this.scopes.nameOf?.(authorization)
+      if (name !== undefined) this.announcedBy.set(key, (this.announcedBy.get(key) ?? new Set()).add(name))
+    } else {
       this.refused.add(key)
       this.refusals++
     }
@@ -197,40 +403,91 @@ export class WebhookReceiver {
     return byKey
   }
 
+  /** Every announced create has its event, and every event failed on purpose has come again. */
   private complete(): boolean {
+    if (this.treated.some((event) => this.retriesOf(event).length === 0)) return false
     const received = this.received()
     for (const [key, count] of this.announced) if ((received.get(key)?.size ?? 0) < count) return false
     return true
   }
 
   /**
-   * Waits, within the option's bound, for every announced create's event, and a moment more for any
-   * surplus one; then closes the receiver.
+   * The end of the wait: `waitMs` after it began, or later where an event failed on purpose before
+   * then is still to come again, when its first retry is due (the failed attempt's end, a held one's
+   * at most `holdMs` after it came, + the document's first retry + the slack).
+   */
+  private deadline(): number {
+    let deadline = this.bound ?? Number.POSITIVE_INFINITY
+    for (const event of this.treated)
+      if (this.retriesOf(event).length === 0) deadline = Math.max(deadline, this.retryDue(event))
+    return deadline
+  }
+
+  /**
+   * Waits for every announced create's event and every retry of an event failed on purpose, and a
+   * moment (SETTLE_MS) more for any surplus event; then closes the receiver. The wait ends at the
+   * latest `waitMs` after it began, stretched only for an event failed on purpose before it began
+   * until that event's retry is due: so it ends within max(waitMs, holdMs + first retry + slack).
+   * A treatment is given during the wait only where its retry is due within `waitMs`.
    */
   async settle(): Promise<void> {
-    const deadline = Date.now() + (this.options.waitMs ?? DEFAULT_WAIT_MS)
-    while (!this.complete() && Date.now() < deadline) await sleep(POLL_MS)
-    await sleep(Math.min(SETTLE_MS, Math.max(0, deadline - Date.now())))
+    this.bound = Date.now() + (this.options.waitMs ?? DEFAULT_WAIT_MS)
+    while (!this.complete() && Date.now() < this.deadline()) await sleep(POLL_MS)
+    await sleep(Math.min(SETTLE_MS, Math.max(0, this.deadline() - Date.now())))
     await this.close()
   }
 
-  /** Settles, then judges every delivery and every create against them into the verifier's results. */
+  /**
+   * Settles, then judges every delivery and every create against them into the verifier's results.
+   * `command` is how the run's replay starts: the receiver adds the options its failures need.
+   */
   async finish(results: Results, command: string): Promise<{ received: number }> {
     await this.settle()
-    const document = `${this.spec.operationId}: POST application/json, the document's body schema, the Standard Webhooks headers, signed with the secret; one event per create answered 200`
-    for (const finding of this.judge())
+    const document = `${this.spec.operationId}: POST application/json, the document's body schema, the Standard Webhooks headers, signed with the secret; one event per create answered 200; an attempt answered other than 2xx, redirected (not followed) or unanswered within ${seconds(this.spec.timeoutMs)} sent again with the same webhook-id and body, freshly signed, the first retry within ${seconds(this.spec.firstRetryMs)}`
+    const replay = this.replay(command)
+    for (const judged of this.judge())
       results.record({
         layer: 'webhooks',
         operationId: this.spec.operationId,
         checks: ['webhook_conformance'],
-        problems: finding.problems.map((p) => `event: ${p}`),
-        title: finding.title,
-        request: finding.request,
-        answer: 'the receiver answered 200',
+        findings: findingsOf('webhook_conformance', judged.problems),
+        title: judged.title,
+        request: judged.request,
+        answer: judged.answer,
         document,
-        replay: command,
+        replay,
       })
+    results.notes.push(this.retryNote())
     return { received: this.deliveries.length }
+  }
+
+  /**
+   * The replay of a webhook failure: the run's command with the receiver's options, the port it
+   * listened on (the server under test sends there), and the secret from VERIFY_WEBHOOK_SECRET,
+   * never printed.
+   */
+  replay(command: string): string {
+    const port = new URL(this.url).port
+    const options = [`--webhook-listen ${port}`, '--webhook-secret "$VERIFY_WEBHOOK_SECRET"']
+    const { waitMs, holdMs, failAttempts } = this.options
+    // Whole seconds, rounded up: a longer wait changes nothing in a run that gets every event.
+    if (waitMs !== undefined && waitMs !== DEFAULT_WAIT_MS)
+      options.push(`--webhook-wait ${Math.max(1, Math.ceil(waitMs / 1000))}`)
+    if (failAttempts === false) options.push('--webhook-no-fail-attempts')
+    else if (holdMs !== undefined && holdMs !== this.spec.timeoutMs + HOLD_PAST_TIMEOUT_MS)
+      options.push(`--webhook-hold ${holdMs / 1000}`)
+    return `${command} ${options.join(' ')}`
+  }
+
+  /** One line on the attempts failed on purpose: how many of each, how many came again, what was not tried. */
+  retryNote(): string {
+    if (this.options.failAttempts === false)
+      return 'the webhook receiver answered every attempt 200 (failing attempts on purpose was turned off): no retry was judged'
+    const count = (treatment: Treatment) =>
+      this.treated.filter((event) => event.treatment === treatment).length
+    const retried = this.treated.filter((event) => this.retriesOf(event).length > 0).length
+    const untried = this.pending.map((treatment) => TREATMENT_LABEL[treatment])
+    return `the webhook receiver failed the first attempt of ${this.treated.length} event(s) on purpose, to judge their retries (answered 500: ${count('error')}; redirected: ${count('redirect')}; held without an answer: ${count('hold')}); ${retried} of them came again within the wait${untried.length ? `; not tried, for ${this.distinct} event(s) came in time: ${untried.join(', ')}` : ''}`
   }
 
   /** The creates answered 200, each of which the server owes an event. */
@@ -257,8 +514,20 @@ export class WebhookReceiver {
     return this.deliveries.length
   }
 
+  /** The events whose first attempt was failed on purpose, by treatment, and how many of them came again. */
+  get failedOnPurpose(): Record<Treatment, number> & { retried: number } {
+    const counts = { error: 0, redirect: 0, hold: 0, retried: 0 }
+    for (const event of this.treated) {
+      counts[event.treatment]++
+      if (this.retriesOf(event).length > 0) counts.retried++
+    }
+    return counts
+  }
+
   /** Stops listening; a second call does nothing. */
   async close(): Promise<void> {
+    for (const timer of this.holds) clearTimeout(timer)
+    this.holds.clear()
     if (!this.server.listening) return
     this.server.closeAllConnections()
     await new Promise((resolve) => this.server.close(resolve))
@@ -266,8 +535,9 @@ export class WebhookReceiver {
 
   /**
    * Every delivery judged (the method, content type, headers, body and signature the document gives
-   * it, and whether a create answered 200 in its scope announced it), and every create answered 200
-   * whose event did not come.
+   * it, whether a create answered 200 in its scope announced it, and for an attempt failed on purpose,
+   * its retries), every request that followed a redirect, and every create answered 200 whose event
+   * did not come.
    */
   judge(): WebhookFinding[] {
     const findings: WebhookFinding[] = []
@@ -293,13 +563,23 @@ export class WebhookReceiver {
               : `${count} events for ${plant}, created ${expected} time(s)`,
           )
       }
-      const head = ['webhook-id', 'webhook-timestamp', 'webhook-signature']
-        .map((name) => `${name}: ${delivery.headers[name] ?? '(none)'}`)
-        .join(', ')
+      if (delivery.treated) problems.push(...this.retryProblems(delivery.treated))
       findings.push({
         title: `event ${eventId}`,
-        request: `${delivery.method} ${delivery.path} [${head}] ${delivery.body.slice(0, 300)}`,
+        request: requestText(delivery.method, delivery.path, delivery.headers, delivery.body),
+        answer: this.answerText(delivery),
         problems,
+      })
+    }
+    for (const request of this.followed) {
+      const event = request.event
+      findings.push({
+        title: `event ${event?.webhookId ?? String(request.headers['webhook-id'])}, its redirect followed`,
+        request: requestText(request.method, request.path, request.headers, ''),
+        answer: 'the receiver answered 200',
+        problems: [
+          `${event ? this.eventName(event.first) : `event ${String(request.headers['webhook-id'])}`}: the sender followed the receiver's redirect (307 to ${request.path}); a redirect is a failed attempt, not followed, and the event is sent again to the original URL`,
+        ],
       })
     }
     for (const [key, expected] of this.announced) {
@@ -309,10 +589,100 @@ export class WebhookReceiver {
         findings.push({
           title: `create of ${plant}`,
           request: `the create of ${plant}, answered 200`,
+          answer: 'no event came',
           problems: [`no event within the wait for ${expected - got} create(s) of ${plant} answered 200`],
         })
     }
     return findings
+  }
+
+  /** An event as a message names it: its webhook-id, its plant (id in digits), whose create it was. */
+  private eventName(delivery: Delivery): string {
+    const id = String(delivery.headers['webhook-id'])
+    const key = this.keyOfDelivery(delivery)
+    if (key === undefined) return `event ${id} (no plant id in its body)`
+    const names = [...(this.announcedBy.get(key) ?? [])]
+    return `event ${id} (${plantOf(key)}${names.length ? ` of ${names.join(' or ')}` : ''})`
+  }
+
+  /** What the receiver answered a delivery. */
+  private answerText(delivery: Delivery): string {
+    const event = delivery.treated
+    if (!event) return 'the receiver answered 200'
+    if (event.treatment === 'error')
+      return 'the receiver answered 500, on purpose: a failed attempt, to be sent again'
+    if (event.treatment === 'redirect')
+      return `the receiver answered 307 to ${event.location}, on purpose: a failed attempt, not to be followed, to be sent again`
+    const held = event.endedAt === undefined ? undefined : seconds(event.endedAt - delivery.at)
+    return event.closedBySender
+      ? `no answer, on purpose: the sender closed the attempt after ${held}`
+      : `no answer, on purpose: held ${seconds(this.holdMs)}, then closed unanswered`
+  }
+
+  /** How a treated event's first attempt was failed, as a message says it. */
+  private treatmentText(event: TreatedEvent): string {
+    if (event.treatment === 'error') return 'its first attempt was answered 500 on purpose'
+    if (event.treatment === 'redirect') return 'its first attempt was redirected (307) on purpose'
+    return `its first attempt was held without an answer on purpose (up to ${seconds(this.holdMs)})`
+  }
+
+  /**
+   * An event failed on purpose: sent again within the wait, to the same path, with the same webhook-id
+   * (its attempts are found by it) and body bytes, each attempt freshly signed, the first retry within
+   * the document's bound after the failed attempt ended.
+   */
+  private retryProblems(event: TreatedEvent): string[] {
+    const name = this.eventName(event.first)
+    const what = this.treatmentText(event)
+    const retries = this.retriesOf(event)
+    const first = event.first
+    if (retries.length === 0) {
+      const key = this.keyOfDelivery(first)
+      // A sender that retries under a new webhook-id: the same body for the same plant, after the
+      // failure, and more events for that plant than creates announced it (so not another create's).
+      const surplus =
+        key !== undefined && (this.received().get(key)?.size ?? 0) > (this.announced.get(key) ?? 0)
+      const renamed = this.deliveries.find(
+        (d) =>
+          surplus &&
+          d.at >= first.at &&
+          d.digest === first.digest &&
+          String(d.headers['webhook-id']) !== event.webhookId &&
+          this.keyOfDelivery(d) === key,
+      )
+      return [
+        `${name}: ${what}, and it never came again within the wait: a failed attempt is retried${event.treatment === 'redirect' ? ' to the original URL (redirects are not followed)' : ''}${renamed ? `; event ${String(renamed.headers['webhook-id'])} came after it with the same body: every attempt of an event carries its webhook-id` : ''}`,
+      ]
+    }
+    const problems: string[] = []
+    const otherBody = retries.find((retry) => retry.digest !== first.digest)
+    if (otherBody)
+      problems.push(
+        `${name}: ${what}, and a retry's body is not the first attempt's, byte for byte: ${otherBody.body.slice(0, 200)}`,
+      )
+    const elsewhere = retries.find((retry) => retry.path !== first.path)
+    if (elsewhere)
+      problems.push(
+        `${name}: ${what}, and a retry came to ${elsewhere.path}, not to ${first.path}, where the first attempt went`,
+      )
+    const firstStamp = Number(first.headers['webhook-timestamp'])
+    for (const retry of retries) {
+      const stamp = Number(retry.headers['webhook-timestamp'])
+      if (!Number.isSafeInteger(firstStamp) || !Number.isSafeInteger(stamp)) continue
+      const elapsed = (retry.at - first.at) / 1000
+      if (stamp - firstStamp >= elapsed - TIMESTAMP_SLACK_S) continue
+      problems.push(
+        `${name}: a retry came ${elapsed.toFixed(1)} s after the first attempt, but its webhook-timestamp is ${stamp - firstStamp} s after the first attempt's: each attempt is signed when it is sent`,
+      )
+      break
+    }
+    const retry = retries[0] as Delivery
+    const delay = retry.at - (event.endedAt ?? retry.at)
+    if (delay > this.spec.firstRetryMs + RETRY_SLACK_MS)
+      problems.push(
+        `${name}: ${what}, and the first retry came ${seconds(delay)} after that attempt ended; the document gives the first retry within ${seconds(this.spec.firstRetryMs)}`,
+      )
+    return problems
   }
 
   private deliveryProblems(delivery: Delivery): string[] {
@@ -342,6 +712,22 @@ export class WebhookReceiver {
     return problems
   }
 }
+
+const TREATMENT_LABEL: Record<Treatment, string> = {
+  hold: 'an attempt held without an answer',
+  error: 'an attempt answered 500',
+  redirect: 'a redirected attempt',
+}
+
+/** A request as a failure shows it: method, path, the signing headers, the start of the body. */
+function requestText(method: string, path: string, headers: IncomingHttpHeaders, body: string): string {
+  const head = ['webhook-id', 'webhook-timestamp', 'webhook-signature']
+    .map((name) => `${name}: ${headers[name] ?? '(none)'}`)
+    .join(', ')
+  return `${method} ${path} [${head}]${body ? ` ${body.slice(0, 300)}` : ''}`
+}
+
+const seconds = (ms: number) => `${Number((ms / 1000).toFixed(1))} s`
 
 function signatureProblem(webhook: Webhook, body: string, headers: IncomingHttpHeaders): string | undefined {
   try {

@@ -2,14 +2,18 @@
 // x-given-plants (created first through the API), its answer judged against the same-named response.
 // Examples a server cannot be made to give on demand (429, 500, 503, 507, and 408, which waits on the
 // server's own headers timeout) are reported as not exercised.
-import { isDeepStrictEqual } from 'node:util'
+import type { GivenPlant } from '@plant-store/core'
 import { UNKNOWN_TOKEN } from '../../fixtures.js'
 import type { ExampleCase } from '../../lib/cases.js'
 import { exampleCases } from '../../lib/example-cases.js'
-import { roleOf } from '../../lib/explore.js'
+import { pagesAfter, roleOf, type State, stateOf } from '../../lib/explore.js'
 import { type Answer, describeAnswer, describeRequest, type RequestSpec } from '../../lib/http.js'
-import { validateAnswer } from '../../lib/validate.js'
-import type { CheckName } from '../checks.js'
+import { answerOptions } from '../../lib/plant-judging.js'
+import { fieldsOf, parseExact } from '../../lib/stateful.js'
+import { judgeAnswer } from '../../lib/validate.js'
+import { type CheckName, type Finding, finding } from '../checks.js'
+import { showsExample } from '../judging.js'
+import { parametersOf } from '../report-coverage.js'
 import type { Context } from '../verify.js'
 
 const ON_DEMAND_ONLY = new Set(['over-rate-limit', 'store-down', 'fault', 'stalled'])
@@ -91,7 +95,7 @@ export async function runExamples(ctx: Context): Promise<void> {
           layer: 'examples',
           operationId: setup.operationId,
           checks: ['status_code_conformance'],
-          problems: [setup.problem],
+          findings: [finding('status_code_conformance', setup.problem)],
           status: setup.answer.status,
           title: `${c.id}, creating its x-given-plants`,
           request: setup.request,
@@ -102,22 +106,38 @@ export async function runExamples(ctx: Context): Promise<void> {
         continue
       }
       const answer = await subject.send(subject.baseUrl, c.request, authorizationOf(ctx, c.request, 0))
-      const problems: string[] = []
-      if (answer.status !== c.status) problems.push(`status ${answer.status}, the document says ${c.status}`)
-      problems.push(...validateAnswer(c.entry, answer, { requiredHeaders: c.requiredHeaders }))
-      const compareBody = c.status < 300 && c.body !== undefined
-      if (
-        compareBody &&
-        answer.status === c.status &&
-        answer.isJson &&
-        !isDeepStrictEqual(answer.json, c.body?.value)
+      const findings: Finding[] = []
+      if (answer.status !== c.status)
+        findings.push(
+          finding('status_code_conformance', `status ${answer.status}, the document says ${c.status}`),
+        )
+      findings.push(
+        ...judgeAnswer(c.entry, answer, {
+          requiredHeaders: c.requiredHeaders,
+          ...answerOptions(ctx.judging),
+        }),
       )
-        problems.push(`the body is not the example’s response ${JSON.stringify(c.body?.value)}`)
+      const compareBody = c.status < 300 && c.body !== undefined
+      const body = answer.isJson ? parseExact(answer.text) : undefined
+      if (compareBody && answer.status === c.status && answer.isJson) {
+        if (!showsExample(c.body?.value, body))
+          findings.push(
+            finding(
+              'example_conformance',
+              `the body does not show what the example’s response shows: ${JSON.stringify(c.body?.value)}`,
+            ),
+          )
+        noteUndocumented(ctx, c.entry, body)
+      }
+      // A page of the example's plants: every page after it is followed and judged too.
+      if (roleOf(c.entry) === 'list' && answer.status === c.status && c.status < 300 && answer.isJson)
+        findings.push(...(await followPages(ctx, c, answer)))
       results.record({
         layer: 'examples',
         operationId: c.entry.operationId,
         checks: checksFor(c.entry, c.status, compareBody ? ['example_conformance'] : []),
-        problems,
+        findings,
+        parameters: parametersOf(c.entry, c.request),
         status: answer.status,
         title: c.example,
         request: describeRequest(c.request),
@@ -130,6 +150,36 @@ export async function runExamples(ctx: Context): Promise<void> {
       if (!options.readOnly) for (const id of ids) await ctx.remove(0, id)
     }
   }
+}
+
+/** Warns of each property a success answer shows that the operation's schema does not name. */
+export function noteUndocumented(ctx: Context, entry: ExampleCase['entry'], body: unknown): void {
+  const fields = new Set(fieldsOf(jsonSchemaOf(entry, 200)))
+  if (fields.size === 0) return
+  const items = Array.isArray(body) ? body : [body]
+  for (const item of items)
+    if (item && typeof item === 'object')
+      for (const key of Object.keys(item))
+        if (!fields.has(key)) ctx.judging.undocumented?.(entry.operationId, key)
+}
+
+const jsonSchemaOf = (entry: ExampleCase['entry'], status: number) =>
+  entry.operation.responses[String(status)]?.content?.['application/json']?.schema
+
+/**
+ * Follows a list example's Link to its end: each further page holds the next of the example's
+ * plants (those the filter keeps, in ascending order of id), with Link exactly when more follow.
+ */
+async function followPages(ctx: Context, c: ExampleCase, first: Answer): Promise<Finding[]> {
+  const query = Object.fromEntries(new URL(c.request.path, 'http://x').searchParams)
+  const state: State = stateOf(c.givenPlants as unknown as GivenPlant[])
+  return pagesAfter(c.entry.operationId, c.request.path, query, state, first, ctx.judging, (path) =>
+    ctx.subject.send(
+      ctx.subject.baseUrl,
+      { method: 'GET', path, auth: { kind: 'principal' } },
+      ctx.subject.authorization(0),
+    ),
+  )
 }
 
 /** Creates the case's x-given-plants; the failing create, if one fails. */

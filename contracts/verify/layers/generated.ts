@@ -4,28 +4,33 @@
 // create read back digit for digit. What a request changed is undone before the next.
 import { BODY_LIMIT, givenPlants } from '@plant-store/core'
 import fc from 'fast-check'
+import { coverageProbes } from '../../lib/coverage-probes.js'
+import type { OperationEntry } from '../../lib/document.js'
 import {
+  Housekeeping,
   judge,
   Principal,
   type Plant as ProbePlant,
-  readBackProblems,
+  pagesAfter,
+  readBackFindings,
   roleOf,
   type State,
 } from '../../lib/explore.js'
-import { describeAnswer } from '../../lib/http.js'
-import { describeProbe, type Probe, probeArbitrary } from '../../lib/probes.js'
-import type { CheckName } from '../checks.js'
+import { describeAnswer, describeRequest } from '../../lib/http.js'
+import { describeProbe, type Probe, probeArbitrary, requestOf } from '../../lib/probes.js'
+import { type CheckName, finding } from '../checks.js'
+import { parametersOf } from '../report-coverage.js'
 import type { Context } from '../verify.js'
 import { checksFor } from './examples.js'
 
 /** The document's operation a request goes to, by its method and path. */
-function operationFor(ctx: Context, method: string, path: string): string | undefined {
+export function operationFor(ctx: Context, method: string, path: string): OperationEntry | undefined {
   const bare = path.split('?')[0] ?? ''
   return ctx.loaded.operations.find(
     (e) =>
       e.method === method.toLowerCase() &&
       new RegExp(`^${e.path.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(bare),
-  )?.operationId
+  )
 }
 
 /** The probes of a run: the same for the same document, seed and id base, so one can be replayed by its number. */
@@ -54,10 +59,19 @@ export async function runGenerated(ctx: Context): Promise<void> {
           ...(p.tag === undefined ? {} : { tag: p.tag }),
         } satisfies ProbePlant)
     }
+  const { judging } = ctx
   const principal = new Principal(ctx.subject.endpoint(0), state, existing)
-  if (!options.readOnly) await principal.reset()
-  else principal.token = ctx.subject.tokens[0]
-  const probes = probesOf(ctx)
+  const replayOf = (i: number) =>
+    i < 0
+      ? ctx.replay(`--only generated --seed ${options.seed} --requests 1`)
+      : ctx.replay(`--only generated --seed ${options.seed} --requests ${options.requests} --case ${i + 1}`)
+  if (!options.readOnly) {
+    if (!(await housekeeping(ctx, 'setting up the caller’s plants', replayOf(-1), () => principal.reset())))
+      return
+  } else principal.token = ctx.subject.tokens[0]
+  // The deterministic coverage phase first (every keyword's boundary and one violation of each, for
+  // every parameter and body field), then the random requests.
+  const probes = [...coverageProbes(ctx.loaded.operations, BODY_LIMIT, ctx.idBase), ...probesOf(ctx)]
   const only = options.case === undefined ? undefined : Number(options.case)
   let skipped = 0
   let stopped = false
@@ -81,60 +95,108 @@ export async function runGenerated(ctx: Context): Promise<void> {
         skipped++
         continue
       }
-      if (i % 50 === 0) ctx.progress(`generated ${i + 1}/${probes.length}`)
+      ctx.progress(`generated ${i + 1}/${probes.length}`)
       const { answer, readBack } = await principal.send(probe)
-      const verdict = judge(probe, state, answer, true)
-      if (readBack && verdict.problems.length === 0)
-        verdict.problems.push(...readBackProblems(probe, readBack))
+      const verdict = judge(probe, state, answer, true, judging)
+      if (readBack && verdict.findings.length === 0)
+        verdict.findings.push(...readBackFindings(probe, readBack, judging))
       const role = roleOf(probe.entry)
+      // Every listing is followed through its Link to its end, filtered or not.
+      if (role === 'list' && verdict.findings.length === 0 && answer.status === 200)
+        verdict.findings.push(
+          ...(await pagesAfter(
+            probe.entry.operationId,
+            probe.path,
+            probe.query,
+            state,
+            answer,
+            judging,
+            (path) =>
+              ctx.subject.send(
+                ctx.subject.baseUrl,
+                { method: 'GET', path, auth: { kind: 'principal' } },
+                `Bearer ${principal.token}`,
+              ),
+          )),
+        )
       const extra: CheckName[] = verdict.expected < 300 && role !== 'other' ? ['store_conformance'] : []
       if (role === 'create' && verdict.expected < 300) extra.push('create_read_back')
+      if (!probe.defect) extra.push('positive_data_acceptance')
       results.record({
         layer: 'generated',
         operationId: probe.entry.operationId,
         checks: checksFor(probe.entry, verdict.expected, extra),
-        problems: verdict.problems,
+        findings: verdict.findings,
+        parameters: parametersOf(probe.entry, requestOf(probe)),
         status: answer.status,
-        title: `request ${i + 1}, ${probe.defect ?? 'valid'}${probe.features.length ? ` (${probe.features.join(', ')})` : ''}`,
+        title: `request ${i + 1}${probe.covers ? ` (coverage: ${probe.covers})` : ''}, ${probe.defect ?? 'valid'}${probe.features.length ? ` (${probe.features.join(', ')})` : ''}`,
         request: describeProbe(probe),
         answer: describeAnswer(answer),
-        document: String(verdict.expected),
-        replay: ctx.replay(
-          `--only generated --seed ${options.seed} --requests ${options.requests} --case ${i + 1}`,
-        ),
+        document: verdict.accepted.join(' or '),
+        replay: replayOf(i),
       })
       if (options.readOnly) continue
-      try {
-        await principal.undo(probe, answer.status, verdict.problems.length === 0)
-      } catch (error) {
-        // Undoing a request is requests of its own, judged too: a wrong answer there is a failure, and
-        // the principal is brought back to the state before the next request.
-        const message = (error as Error).message
-        const [, method = '', path = ''] = /: (\w+) (\S+) answered/.exec(message) ?? []
-        results.record({
-          layer: 'generated',
-          operationId: operationFor(ctx, method, path) ?? probe.entry.operationId,
-          checks: [],
-          problems: [
-            `status ${/answered (\d+)/.exec(message)?.[1]}, the document says otherwise: ${message}`,
-          ],
-          title: `undoing request ${i + 1}`,
-          request: `${method} ${path}`,
-          answer: message,
-          document: 'the success status of that operation',
-          replay: ctx.replay(
-            `--only generated --seed ${options.seed} --requests ${options.requests} --case ${i + 1}`,
-          ),
-        })
-        await principal.reset(probe.id)
-      }
+      const undone = await housekeeping(ctx, `undoing request ${i + 1}`, replayOf(i), () =>
+        principal.undo(probe, answer.status, verdict.findings.length === 0),
+      )
+      // The principal is brought back to the state before the next request; if even that fails, the
+      // layer cannot go on.
+      if (
+        !undone &&
+        !(await housekeeping(ctx, `restoring the caller’s plants after request ${i + 1}`, replayOf(i), () =>
+          principal.reset(probe.id),
+        ))
+      )
+        return
     }
   } finally {
-    if (!options.readOnly && !options.keep) await principal.clear()
+    if (!options.readOnly && !options.keep)
+      await housekeeping(ctx, 'deleting the run’s plants', replayOf(-1), () => principal.clear())
   }
   if (skipped)
     results.notes.push(
       `generated requests: ${skipped} skipped, as they would change a plant the run did not create${options.readOnly ? ' or change plants at all (--read-only)' : ''}${options.anyToken ? ' or send a token no principal holds (--any-token)' : ''}`,
     )
   if (stopped) results.notes.push('generated requests: stopped at the time limit')
+}
+
+/**
+ * Runs requests that set up or undo state. An answer the document does not give them is judged and
+ * reported like any other (never a crash), and the layer is told it cannot rely on the state: false.
+ */
+export async function housekeeping(
+  ctx: Context,
+  what: string,
+  replay: string,
+  work: () => Promise<void>,
+): Promise<boolean> {
+  try {
+    await work()
+    return true
+  } catch (error) {
+    if (!(error instanceof Housekeeping)) {
+      ctx.results.stop('generated', `${what}: ${(error as Error).message}`)
+      return false
+    }
+    const { request, answer, expected } = error
+    ctx.results.record({
+      layer: 'generated',
+      operationId:
+        operationFor(ctx, request.method, request.path)?.operationId ?? `${request.method} ${request.path}`,
+      checks: ['status_code_conformance'],
+      findings: [
+        finding(
+          'status_code_conformance',
+          `status ${answer.status}, the document says ${expected} (${what})`,
+        ),
+      ],
+      status: answer.status,
+      title: what,
+      request: describeRequest(request),
+      answer: describeAnswer(answer),
+      document: String(expected),
+      replay,
+    })
+    return false
+  }
 }

@@ -2,13 +2,15 @@
 // headers, a token no principal holds (all 401 with WWW-Authenticate), and the other principal's
 // plants: the second principal must get 404 for the first's plant, never see it in its list, and
 // leave it as it was whatever it sends.
-import { isDeepStrictEqual } from 'node:util'
 import { baseExampleName, requestFor } from '../../lib/cases.js'
 import { roleOf } from '../../lib/explore.js'
 import { generatedCases } from '../../lib/generated-cases.js'
 import { type Answer, describeAnswer, describeRequest, type RequestSpec } from '../../lib/http.js'
-import { parseExact } from '../../lib/stateful.js'
-import { validateAnswer } from '../../lib/validate.js'
+import { answerOptions } from '../../lib/plant-judging.js'
+import { canonical, parseExact } from '../../lib/stateful.js'
+import { judgeAnswer } from '../../lib/validate.js'
+import { type Finding, finding } from '../checks.js'
+import { parametersOf } from '../report-coverage.js'
 import type { Context } from '../verify.js'
 import { authorizationOf, checksFor } from './examples.js'
 
@@ -35,14 +37,21 @@ export async function runSecurity(ctx: Context): Promise<void> {
     if (!entry) continue
     ctx.progress(`security ${i + 1}/${chosen.length}: ${c.id}`)
     const answer = await subject.send(subject.baseUrl, c.request, authorizationOf(ctx, c.request, 0))
-    const problems: string[] = []
-    if (answer.status !== 401) problems.push(`status ${answer.status}, the document says 401`)
-    problems.push(...validateAnswer(entry, answer, { requiredHeaders: ['www-authenticate'] }))
+    const findings: Finding[] = []
+    if (answer.status !== 401)
+      findings.push(finding('status_code_conformance', `status ${answer.status}, the document says 401`))
+    findings.push(
+      ...judgeAnswer(entry, answer, {
+        requiredHeaders: ['www-authenticate'],
+        ...answerOptions(ctx.judging),
+      }),
+    )
     results.record({
       layer: 'security',
       operationId: entry.operationId,
       checks: checksFor(entry, 401),
-      problems,
+      findings,
+      parameters: parametersOf(entry, c.request),
       status: answer.status,
       title: c.id.split(' · ')[1] ?? c.id,
       request: describeRequest(c.request),
@@ -120,29 +129,39 @@ async function crossPrincipal(ctx: Context): Promise<void> {
         expected = 404
       }
       const answer = await subject.send(subject.baseUrl, request, subject.authorization(1))
-      const problems: string[] = []
+      const findings: Finding[] = []
       if (answer.status !== expected)
-        problems.push(
-          `status ${answer.status}, the document says ${expected}: the other principal's plant ${id} is not the caller's`,
+        findings.push(
+          finding(
+            expected === 404 && answer.status < 300 ? 'principal_isolation' : 'status_code_conformance',
+            `status ${answer.status}, the document says ${expected}: the other principal's plant ${id} is not the caller's`,
+          ),
         )
-      problems.push(...validateAnswer(entry, answer))
+      findings.push(...judgeAnswer(entry, answer, answerOptions(ctx.judging)))
       if (role === 'list' && answer.status === 200) {
         const all = ctx.list ? await subject.plantsOf(ctx.list, 1) : []
         if (all.some((p) => p.id === id && !theirs.has(id)))
-          problems.push(
-            `the second principal's list shows plant ${id}, the other principal's: isolation between principals is broken`,
+          findings.push(
+            finding(
+              'principal_isolation',
+              `the second principal's list shows plant ${id}, the other principal's: isolation between principals is broken`,
+            ),
           )
       }
       const after = await readFirst()
-      if (after.status !== 200 || !isDeepStrictEqual(parseExact(after.text), before))
-        problems.push(
-          `after the second principal's ${request.method}, the first principal's plant ${id} reads ${describeAnswer(after)}: the other principal changed it`,
+      if (after.status !== 200 || canonical(parseExact(after.text)) !== canonical(before))
+        findings.push(
+          finding(
+            'principal_isolation',
+            `after the second principal's ${request.method}, the first principal's plant ${id} reads ${describeAnswer(after)}: the other principal changed it`,
+          ),
         )
       results.record({
         layer: 'security',
         operationId: entry.operationId,
         checks: [...checksFor(entry, expected), 'principal_isolation'],
-        problems,
+        findings,
+        parameters: parametersOf(entry, request),
         status: answer.status,
         title: `the other principal's plant (${request.method} as the second principal)`,
         request: describeRequest(request),

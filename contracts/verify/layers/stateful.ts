@@ -1,12 +1,16 @@
 // Stateful sequences from the document's links, model-based, as the two principals: the model starts
 // from the plants they already own, keys come from the run's own range, and after each sequence only
 // the plants the run created are deleted.
+
+import type { Endpoint } from '../../lib/http.js'
 import type { PrincipalModel, StoreModel } from '../../lib/model.js'
 import { keyText } from '../../lib/model.js'
 import { deriveApi } from '../../lib/stateful.js'
 import { type PrincipalPool, RequestCounts, runTarget } from '../../lib/stateful-run.js'
-import type { CheckName } from '../checks.js'
+import { type CheckName, finding } from '../checks.js'
+import { parametersOf } from '../report-coverage.js'
 import type { Context } from '../verify.js'
+import { operationFor } from './generated.js'
 
 /** How many commands a sequence has at most. */
 const MAX_COMMANDS = 20
@@ -15,7 +19,7 @@ export async function runStateful(ctx: Context): Promise<void> {
   const { subject, results, options, loaded } = ctx
   let api: ReturnType<typeof deriveApi>
   try {
-    api = deriveApi(loaded.operations)
+    api = { ...deriveApi(loaded.operations), judging: ctx.judging }
   } catch (error) {
     results.notes.push(
       `stateful sequences: not run, the document's links give no model (${(error as Error).message})`,
@@ -54,7 +58,7 @@ export async function runStateful(ctx: Context): Promise<void> {
   const counts = new RequestCounts()
   ctx.progress(`stateful: ${options.sequences} sequences`)
   const result = await runTarget({
-    target: subject.endpoint(0),
+    target: carrying(ctx),
     api,
     document: loaded.document,
     runs: options.sequences,
@@ -84,9 +88,15 @@ export async function runStateful(ctx: Context): Promise<void> {
     'store_conformance',
     'principal_isolation',
   ]
+  if (result.failed && !result.check)
+    results.stop(
+      'stateful',
+      `a sequence could not be judged: ${result.message ?? 'no message'}\n${result.report ?? ''}`,
+    )
   for (const operationId of operations) {
     const failed =
-      result.failed && (operationId === failedOn || (!failedOn && operationId === [...operations][0]))
+      result.check !== undefined &&
+      (operationId === failedOn || (!failedOn && operationId === [...operations][0]))
     const statuses = [...counts.rows.keys()]
       .filter((k) => k.split('\t')[1] === operationId)
       .map((k) => Number(k.split('\t')[3]))
@@ -98,7 +108,7 @@ export async function runStateful(ctx: Context): Promise<void> {
         ...checks,
         ...(operationId === api.list?.entry.operationId ? (['link_conformance'] as const) : []),
       ],
-      problems: failed && result.message ? [result.message] : [],
+      findings: failed && result.check && result.message ? [finding(result.check, result.message)] : [],
       title: `sequences (seed ${result.seed})`,
       request: 'the shrunk sequence below',
       answer: result.report ?? '',
@@ -118,4 +128,18 @@ export async function runStateful(ctx: Context): Promise<void> {
 async function listKeys(ctx: Context, principal: 0 | 1, keyField: string): Promise<bigint[]> {
   if (!ctx.list) return []
   return (await ctx.subject.plantsOf(ctx.list, principal)).map((p) => p[keyField] as bigint)
+}
+
+/** The server under test as the sequences reach it, each request's parameters counted for coverage. */
+function carrying(ctx: Context): Endpoint {
+  const endpoint = ctx.subject.endpoint(0)
+  const send = endpoint.send ?? ctx.subject.send
+  return {
+    ...endpoint,
+    send: (base, request, authorization, extra) => {
+      const entry = operationFor(ctx, request.method, request.path)
+      if (entry) ctx.results.carried(entry.operationId, parametersOf(entry, request))
+      return send(base, request, authorization, extra)
+    },
+  }
 }

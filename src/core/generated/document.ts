@@ -8,7 +8,8 @@ export const document = {
     "title": "Plant Store",
     "version": "1.0.0",
     "summary": "A small store of plants.",
-    "description": "A sample interface built around a plant store. A client creates plants in the store and,\nthrough the additions below, lists, reads, replaces and deletes them.\n\n**What is original and what is added.** The 1.0.0 interface shows one operation,\n`POST /plants` (`createPlant`), with the schemas `Plant`, `NewPlant` and `Error`, its `200` and\n`400` responses, and bearer authentication. Everything else in this document extends the\n1.0.0 interface, and each addition says so in its description.\n\n**Principals (addition).** Each bearer token belongs to one principal. A principal sees and\nchanges only its own plants, and plant ids are unique per principal: two principals may both\nown a plant with id 1.\n\n**Errors (addition).** Every error answer has an `Error` body whose `error` is the HTTP status\ncode and whose `message` says what was wrong. Every answer carries an `X-Request-Id` header; a\n`500` says only `internal server error`, and the server's log has the details under that id.\nAnswers to operations that need a token carry `Cache-Control: no-store`; every answer carries\nsecurity headers for a JSON API (`Content-Security-Policy: default-src 'none'`,\n`X-Content-Type-Options: nosniff`). Any operation may answer `500`\n(`components/responses/InternalServerError`).\n\n**Methods (addition).** A method that a documented path does not take is answered `405`, with\nan `Allow` header listing the methods the path takes (`GET, POST` on `/plants`). An OpenAPI path\nitem cannot declare answers for methods it lacks, so each operation lists this answer\n(`components/responses/MethodNotAllowed`): it is what a request to the operation's path with\nanother method gets.\n\n**Limits (addition).** A request body may be at most 65536 bytes, the request line and headers\ntogether at most 16384 bytes (`431`, `components/responses/RequestHeaderFieldsTooLarge`). The\nschemas state these bounds on their strings: a `name` or `tag` in a body at most 65536\ncharacters, a `tag` or `cursor` in the query at most 16384; so no request that 1.0.0 allowed and\nthat can arrive at all is refused by them. A page holds at most 100 plants. A client must send its headers within 10 seconds and its whole request within 30\nseconds, or it gets a `408` (`components/responses/RequestTimeout`) and the connection is\nclosed. An idle\nkeep-alive connection is closed after 72 seconds, and any connection on which nothing moves\nfor 120 seconds. Whoever runs\nthe server may change these (`HEADERS_TIMEOUT_MS`, `REQUEST_TIMEOUT_MS`, `CONNECTION_TIMEOUT_MS`,\n`KEEP_ALIVE_TIMEOUT_MS`).\nEach principal may make a set number of requests in a window (1000 a minute unless the\nserver is configured otherwise), and each client address a set number of requests with a\nmissing or unknown token (20 a minute); past either, the answer is `429` with `Retry-After`.\nThe limits are counted by each server instance. Every answer counted against a limit carries\n`RateLimit-Policy` and `RateLimit` (the IETF draft \"RateLimit header fields for HTTP\"):\nthe quota policy `\"default\"` for a principal's requests, `\"failed-auth\"` for an address's\nrequests with a missing or unknown token.\n\n**Overload and storage (addition).** Any operation may answer `503` with a `Retry-After` header\nwhen the server is overloaded (its event loop lags more than 1 second, by default) or its store\ncannot take changes (read-only, an I/O error, unreachable); an operation that changes plants may\nanswer `507` when the store is full. Nothing is changed by such a request, reads keep working\nwhile only writes are refused, and the server serves again by itself once the cause is gone.\n\n**Bodies (addition).** A body is read as JSON, exactly: an integer may be written in any form\nJSON allows (`1000000000000000000`, `1e18` and `1000000000000000000.0` are the same id), and\nno digit of an int64 is lost. Keys a schema does not name are ignored, `__proto__`,\n`constructor` and `prototype` included; of duplicate keys, the last counts. Strings must be\nUnicode text: a lone surrogate escape such as `\\ud800` is a `400`. A body must be sent as it\nis: one in a content coding (`Content-Encoding` other than `identity`) is a `415`.\n\n**Refusals before any operation (addition).** What the server refuses before it reaches an\noperation is answered in the `Error` shape too, with the status HTTP gives it: a request it\ncannot parse (`400`), an HTTP/1.1 request without `Host` (`400`), a path that is not valid\npercent-encoding (`400`), a path segment over 100 characters (`414`,\n`components/responses/UriTooLong`, listed by the operations whose path has a parameter), an\n`Expect` other than\n`100-continue` (`417`), a method it does not know or `CONNECT` (`501`), a transfer coding\nother than `chunked` (`501`), besides the limits above.\n\n**Webhooks (addition).** The server announces each new plant to a URL of the owner's\n(`webhooks.newPlant`): signed, delivered at least once, retried with backoff.\n\n**Contract fixtures.** A request example whose name matches a response example produces that\nresponse; a required parameter or request body with no example of that name takes its first\nexample. `x-given-plants` on a request example lists the plants the caller must already own\nfor the example to hold; `x-example-names` on a response without a body lists the request\nexamples that produce it. Tools ignore these `x-` fields; the contract suite reads them.\nOperations without a request body ignore any body sent with them.\n",
+    "description": "A sample interface built around a plant store. A client creates plants in the store and,\nthrough the additions below, lists, reads, replaces and deletes them.\n\n**What is original and what is added.** The 1.0.0 interface shows one operation,\n`POST /plants` (`createPlant`), with the schemas `Plant`, `NewPlant` and `Error`, its `200` and\n`400` responses, and bearer authentication. Everything else in this document extends the\n1.0.0 interface, and each addition says so in its description.\n\n**The interface and the kit server's profile (addition).** This document is the interface every\nplant store keeps, whoever builds it and in whatever stack; `@plant-store/verify` judges a store\nby it. The kit's own server also does more, which no other store need do: its exact limits and\ntime-outs, the refusals its HTTP layer writes, health probes, rate-limit and security headers,\nrequest ids and its configuration. That is its profile: the text of `info.x-kit-profile`, and\nevery response, operation, header and example marked `x-kit-profile: true`. A store that leaves\nout all of those keeps the interface; `plant-store-verify --profile kit` judges the profile too.\n\n**Principals (addition).** Each bearer token belongs to one principal. A principal sees and\nchanges only its own plants, and plant ids are unique per principal: two principals may both\nown a plant with id 1. A request without a valid token is answered `401` whatever else is wrong\nwith it.\n\n**Errors (addition).** Every error answer that has a body has an `Error` body whose `error` is\nthe HTTP status code and whose `message` says what was wrong. Any operation may answer `500`\n(`components/responses/InternalServerError`), `503` with `Retry-After` when the store cannot\nserve for now (`components/responses/ServiceUnavailable`), and `429` with `Retry-After` when\nthe caller has sent more requests than the store allows (`components/responses/TooManyRequests`).\nWhere a request meets two conditions that this document does not order (a body the schema\nrefuses for a plant the caller does not have; such a body naming an id the caller already has),\nthe answer may be the status of either.\n\n**Limits (addition).** Every plant store accepts, at least, a request body of 65536 bytes and a\nrequest line and headers of 8000 bytes together (as RFC 9110, section 4.1, recommends for\nURIs). Beyond those sizes a store may refuse a request: `413` for a body, `414` for a URI,\n`431` for headers, or `400`. The schemas bound every string a client sends (a `name` at 256\ncharacters, a `tag` at 64, a `cursor` at 1024) well inside those sizes, whatever the characters\nand however they are escaped, so every request the schemas accept can arrive. A page holds at\nmost 100 plants. A refusal written by a layer in front of the store's own code (an HTTP server,\na proxy, a load balancer) may come without a body; when a body is written, it is an `Error`.\n\n**Bodies (addition).** A body is read as JSON, exactly: an integer may be written in any form\nJSON allows (`1000000000000000000`, `1e18` and `1000000000000000000.0` are the same id), and\nno digit of an int64 is lost. Keys a schema does not name are ignored, `__proto__`,\n`constructor` and `prototype` included; of duplicate keys, the last counts. Strings must be\nUnicode text: a lone surrogate escape such as `\\ud800` is a `400`. A body that is not\n`application/json` (parameters such as `charset` and the case of the type aside) is a `415`.\nAn answer may show properties a schema does not name (the schemas are open): a client ignores\nthem.\n\n**Webhooks (addition).** The store announces each new plant to a URL of the owner's\n(`webhooks.newPlant`): signed, delivered at least once, retried with backoff.\n\n**Contract fixtures.** A request example whose name matches a response example produces that\nresponse; a required parameter or request body with no example of that name takes its first\nexample. `x-given-plants` on a request example lists the plants the caller must already own\nfor the example to hold; `x-example-names` on a response without a body lists the request\nexamples that produce it. Tools ignore these `x-` fields; the contract suite reads them.\nOperations without a request body ignore any body sent with them.\n",
+    "x-kit-profile": "**What the kit's server does beyond the interface.** A store built elsewhere need do none of\nthis; `plant-store-verify --profile kit` holds the kit's server to all of it.\n\n- **Headers.** Every answer carries an `X-Request-Id` header; a `500` says only\n  `internal server error`, and the server's log has the details under that id. Answers to\n  operations that need a token carry `Cache-Control: no-store`; every answer carries security\n  headers for a JSON API (`Content-Security-Policy: default-src 'none'`,\n  `X-Content-Type-Options: nosniff`).\n- **Methods.** A method that a documented path does not take is answered `405`, with an `Allow`\n  header listing the methods the path takes (`GET, POST` on `/plants`;\n  `components/responses/MethodNotAllowed`).\n- **Limits, exactly.** A request body may be at most 65536 bytes (`413`), the request line and\n  headers together at most 16384 bytes (`431`), a path segment at most 100 characters (`414`),\n  each answered with an `Error` body and the connection closed. A client must send its headers\n  within 10 seconds and its whole request within 30 seconds, or it gets a `408`\n  (`components/responses/RequestTimeout`) and the connection is closed. An idle keep-alive\n  connection is closed after 72 seconds, and any connection on which nothing moves for\n  120 seconds. Whoever runs the server may change these (`HEADERS_TIMEOUT_MS`,\n  `REQUEST_TIMEOUT_MS`, `CONNECTION_TIMEOUT_MS`, `KEEP_ALIVE_TIMEOUT_MS`).\n- **Rate limits.** Each principal may make a set number of requests in a window (1000 a minute\n  unless the server is configured otherwise, `RATE_LIMIT_MAX`), and each client address a set\n  number of requests with a missing or unknown token (20 a minute, `AUTH_FAILURE_LIMIT`); past\n  either, the answer is `429` with `Retry-After`. The limits are counted by each server\n  instance. Every answer counted against a limit carries `RateLimit-Policy` and `RateLimit`\n  (the IETF draft \"RateLimit header fields for HTTP\"): the quota policy `\"default\"` for a\n  principal's requests, `\"failed-auth\"` for an address's requests with a missing or unknown\n  token.\n- **Overload and storage.** The server answers `503` with `Retry-After` when its event loop\n  lags more than 1 second (by default) or its store cannot take changes (read-only, an I/O\n  error, unreachable); an operation that changes plants may answer `507` when the store is full\n  (`components/responses/InsufficientStorage`). Nothing is changed by such a request, reads keep\n  working while only writes are refused, and the server serves again by itself once the cause\n  is gone.\n- **Refusals before any operation,** in the `Error` shape with the status HTTP gives them: a\n  request it cannot parse (`400`), an HTTP/1.1 request without `Host` (`400`), a path that is\n  not valid percent-encoding (`400`), an `Expect` other than `100-continue` (`417`), a method it\n  does not know or `CONNECT` (`501`), a transfer coding other than `chunked` (`501`). A body in\n  a content coding (`Content-Encoding` other than `identity`) is a `415` naming `identity` in\n  `Accept-Encoding`.\n- **Health.** `GET /healthz` and `GET /readyz`, without a token, for process supervisors and\n  load balancers.\n- **Configuration.** Tokens (`AUTH_TOKENS`, or JSON Web Tokens from an identity provider:\n  `JWT_*`), the store (`DATABASE_URL`), webhook endpoints and secrets (`WEBHOOK_ENDPOINTS`,\n  `WEBHOOK_SECRET`) and the webhook's delivery settings (`WEBHOOK_TIMEOUT_MS`,\n  `WEBHOOK_RETRY_BASE_MS`, `WEBHOOK_RETRY_MAX_MS`, `WEBHOOK_MAX_ATTEMPTS`): the server's README\n  lists them all.\n",
     "contact": {
       "name": "Plant Store maintainers",
       "url": "https://plants.example.com/support",
@@ -48,7 +49,8 @@ export const document = {
     },
     {
       "name": "health",
-      "description": "Liveness and readiness, for process supervisors and load balancers (addition to 1.0.0)"
+      "description": "Liveness and readiness, for process supervisors and load balancers (addition to 1.0.0)",
+      "x-kit-profile": true
     }
   ],
   "paths": {
@@ -315,11 +317,11 @@ export const document = {
           {
             "name": "cursor",
             "in": "query",
-            "description": "Where the page starts: copy it from the `Link` header of the page before\n(addition to 1.0.0). Its bound, 16384 characters, is the request line's: no longer\ncursor can arrive (`431`).\n",
+            "description": "Where the page starts: copy it from the `Link` header of the page before\n(addition to 1.0.0). A store makes its cursors at most 1024 characters long.\n",
             "required": false,
             "schema": {
               "type": "string",
-              "maxLength": 16384
+              "maxLength": 1024
             },
             "examples": {
               "badCursor": {
@@ -331,11 +333,11 @@ export const document = {
           {
             "name": "tag",
             "in": "query",
-            "description": "Only plants with exactly this tag (addition to 1.0.0). Its bound, 16384 characters, is the\nrequest line's: no longer tag can arrive in a query (`431`).\n",
+            "description": "Only plants with exactly this tag (addition to 1.0.0); at most 64 characters, as a\nplant's tag.\n",
             "required": false,
             "schema": {
               "type": "string",
-              "maxLength": 16384
+              "maxLength": 64
             },
             "examples": {
               "herbs": {
@@ -748,6 +750,7 @@ export const document = {
     },
     "/healthz": {
       "get": {
+        "x-kit-profile": true,
         "operationId": "getHealth",
         "tags": [
           "health"
@@ -776,6 +779,7 @@ export const document = {
     },
     "/readyz": {
       "get": {
+        "x-kit-profile": true,
         "operationId": "getReadiness",
         "tags": [
           "health"
@@ -835,7 +839,7 @@ export const document = {
           "plants"
         ],
         "summary": "A new plant",
-        "description": "Announces a plant just created: the store sends the plant, `id` included, to the URL whoever\nruns the server gave for the plant's owner (`WEBHOOK_ENDPOINTS`), signed with a secret\nshared with the receiver (`WEBHOOK_SECRET`) (addition to 1.0.0).\n\n**Which creates send one.** Each `createPlant` answered `200` sends exactly one event, and\na refused one (`4xx`, `5xx`) none: the event is stored in the same transaction as the plant.\nReplacing or deleting a plant sends nothing. While too many events wait for delivery, a\ncreate is refused with `503` and `Retry-After`, so that no plant is created without its\nevent.\n\n**Delivery.** At least once: a receiver may get an event twice, and should do nothing the\nsecond time. `webhook-id` names the event and is the same on every attempt to deliver it,\nso it is the key for that. Any `2xx` answer ends the delivery; any other status, a\nredirect (redirects are not followed), no answer within 10 seconds or a refused connection\nis a failed attempt, retried with exponential backoff and jitter: the first retry within\n5 seconds, each wait about twice the last, at most 1 hour; after 15 attempts in all\n(about 2¾ to 5½ hours after the first) the event is kept as failed and logged, and not sent again. Whoever\nruns the server may change these (`WEBHOOK_TIMEOUT_MS`, `WEBHOOK_RETRY_BASE_MS`,\n`WEBHOOK_RETRY_MAX_MS`, `WEBHOOK_MAX_ATTEMPTS`). Events are not ordered: a retried event\nmay arrive after a later one.\n\n**Signature (Standard Webhooks).** Every attempt carries `webhook-id`, `webhook-timestamp`\n(when the attempt was signed, in seconds since the epoch) and `webhook-signature`:\n`v1,<base64 of HMAC-SHA256 of \"<webhook-id>.<webhook-timestamp>.<body>\">`, keyed with the\nbytes of the shared secret, which is written `whsec_<base64>`. While a secret is being\nrotated the header holds one signature per secret, separated by spaces; a receiver accepts\nthe event when any of them verifies. A receiver should verify the signature over the body\nexactly as received, before parsing it, and refuse a timestamp more than 5 minutes away\nfrom its clock. The body's `id` is an int64: read it without rounding.\n",
+        "description": "Announces a plant just created: the store sends the plant, `id` included, to the URL whoever\nruns the store gave for the plant's owner, signed with a secret shared with the receiver\n(addition to 1.0.0).\n\n**Which creates send one.** Each `createPlant` answered `200` sends exactly one event, and\na refused one (`4xx`, `5xx`) none: the event is stored in the same transaction as the plant.\nReplacing or deleting a plant sends nothing. While too many events wait for delivery, a\ncreate is refused with `503` and `Retry-After`, so that no plant is created without its\nevent.\n\n**Delivery.** At least once: a receiver may get an event twice, and should do nothing the\nsecond time. `webhook-id` names the event and is the same on every attempt to deliver it,\nso it is the key for that. Any `2xx` answer ends the delivery; any other status, a\nredirect (redirects are not followed), no answer within 10 seconds or a refused connection\nis a failed attempt, retried with exponential backoff and jitter: the first retry within\n5 seconds, each wait about twice the last, at most 1 hour; after 15 attempts in all\n(about 2¾ to 5½ hours after the first) the event is kept as failed and logged, and not sent\nagain; whoever runs the store may set other numbers. Events are not ordered: a retried event\nmay arrive after a later one.\n\n**Signature (Standard Webhooks).** Every attempt carries `webhook-id`, `webhook-timestamp`\n(when the attempt was signed, in seconds since the epoch) and `webhook-signature`:\n`v1,<base64 of HMAC-SHA256 of \"<webhook-id>.<webhook-timestamp>.<body>\">`, keyed with the\nbytes of the shared secret, which is written `whsec_<base64>`. While a secret is being\nrotated the header holds one signature per secret, separated by spaces; a receiver accepts\nthe event when any of them verifies. A receiver should verify the signature over the body\nexactly as received, before parsing it, and refuse a timestamp more than 5 minutes away\nfrom its clock. The body's `id` is an int64: read it without rounding.\n",
         "security": [],
         "parameters": [
           {
@@ -924,7 +928,7 @@ export const document = {
       "bearerAuth": {
         "type": "http",
         "scheme": "bearer",
-        "description": "`Authorization: Bearer <ACCESS_TOKEN>`, in that header only: a token in the query string\nor a cookie is not read. Each token belongs to one principal. Whoever runs the server\nissues tokens (`AUTH_TOKENS`), or has an identity provider issue them as JSON Web Tokens\n(RFC 7519): signed with a key of the provider's key set (RS, PS, ES or EdDSA algorithms)\nor with a shared secret (HS256, HS384, HS512), never unsigned; naming the configured\nissuer (`iss`) and audience (`aud`); with an expiry (`exp`), and a `nbf` if any in the\npast. The principal is the token's `sub` (addition to 1.0.0).\n"
+        "description": "`Authorization: Bearer <ACCESS_TOKEN>`, in that header only: a token in the query string\nor a cookie is not read. Each token belongs to one principal; how tokens are issued is the\nstore's to choose (addition to 1.0.0).\n"
       }
     },
     "parameters": {
@@ -962,6 +966,7 @@ export const document = {
     },
     "headers": {
       "Allow": {
+        "x-kit-profile": true,
         "description": "The methods the path takes, separated by commas, on every 405 (addition to 1.0.0).\n",
         "required": true,
         "schema": {
@@ -972,6 +977,7 @@ export const document = {
         "example": "GET, POST"
       },
       "Accept-Encoding": {
+        "x-kit-profile": true,
         "description": "The content codings a request body may be in: `identity` alone, on a `415` for a body in\nanother (addition to 1.0.0).\n",
         "schema": {
           "type": "string",
@@ -980,6 +986,7 @@ export const document = {
         "example": "identity"
       },
       "RateLimit-Policy": {
+        "x-kit-profile": true,
         "description": "The quota policy the request was counted against, a structured field of the IETF draft\n\"RateLimit header fields for HTTP\": the policy's name, then `q` the requests a window\nallows and `w` the window in seconds. `\"default\"` is the principal's quota,\n`\"failed-auth\"` the address's for requests with a missing or unknown token. On every\nanswer counted against a limit; an answer given before the request is counted (an\noverloaded or shutting-down server's `503`) has none (addition to 1.0.0).\n",
         "schema": {
           "type": "string",
@@ -988,6 +995,7 @@ export const document = {
         "example": "\"default\";q=1000;w=60"
       },
       "RateLimit": {
+        "x-kit-profile": true,
         "description": "Where the request left its quota policy, a structured field of the same IETF draft: the\npolicy's name, then `r` the requests left in the window and `t` the seconds until the\nquota is whole again (on a `429`, `r=0` and `t` equal to `Retry-After`). Present whenever\n`RateLimit-Policy` is (addition to 1.0.0).\n",
         "schema": {
           "type": "string",
@@ -1033,6 +1041,7 @@ export const document = {
     },
     "responses": {
       "MethodNotAllowed": {
+        "x-kit-profile": true,
         "description": "The operation's path does not take the method the request used; `Allow` lists the methods\nit takes (addition to 1.0.0). Answered before the request is counted against a limit.\n",
         "headers": {
           "Allow": {
@@ -1057,7 +1066,8 @@ export const document = {
         }
       },
       "RequestTimeout": {
-        "description": "The client did not send its headers, or its whole request, in time (the Limits of\ninfo.description); the connection is closed (addition to 1.0.0).\n",
+        "x-body-optional": true,
+        "description": "The client did not send its headers, or its whole request, in time; the connection is\nclosed. A layer in front of the store may answer it without a body (addition to 1.0.0).\n",
         "content": {
           "application/json": {
             "schema": {
@@ -1065,6 +1075,7 @@ export const document = {
             },
             "examples": {
               "requestTimeout": {
+                "x-kit-profile": true,
                 "summary": "A request that stopped arriving",
                 "value": {
                   "error": 408,
@@ -1076,7 +1087,8 @@ export const document = {
         }
       },
       "UriTooLong": {
-        "description": "A segment of the path is longer than 100 characters; the connection is closed\n(addition to 1.0.0).\n",
+        "x-body-optional": true,
+        "description": "The request's URI is longer than the store takes (every store takes 8000 bytes of request\nline and headers); the kit's server refuses a path segment over 100 characters. A layer in\nfront of the store may answer it without a body (addition to 1.0.0).\n",
         "content": {
           "application/json": {
             "schema": {
@@ -1084,6 +1096,7 @@ export const document = {
             },
             "examples": {
               "pathSegmentTooLong": {
+                "x-kit-profile": true,
                 "summary": "An id of 101 characters",
                 "value": {
                   "error": 414,
@@ -1095,7 +1108,8 @@ export const document = {
         }
       },
       "RequestHeaderFieldsTooLarge": {
-        "description": "The request line and headers together are larger than 16384 bytes; the connection is closed\n(addition to 1.0.0).\n",
+        "x-body-optional": true,
+        "description": "The request line and headers together are larger than the store takes (every store takes\n8000 bytes; the kit's server 16384). A layer in front of the store may answer it without a\nbody (addition to 1.0.0).\n",
         "content": {
           "application/json": {
             "schema": {
@@ -1103,6 +1117,7 @@ export const document = {
             },
             "examples": {
               "headersTooLarge": {
+                "x-kit-profile": true,
                 "summary": "Headers over the limit",
                 "value": {
                   "error": 431,
@@ -1114,7 +1129,7 @@ export const document = {
         }
       },
       "InternalServerError": {
-        "description": "The server failed; the message says no more, and the server's log has the details under the\nanswer's `X-Request-Id`. Whether anything was changed is not known: read before retrying a\nchange (addition to 1.0.0).\n",
+        "description": "The store failed. Whether anything was changed is not known: read before retrying a change\n(addition to 1.0.0).\n",
         "headers": {
           "RateLimit-Policy": {
             "$ref": "#/components/headers/RateLimit-Policy"
@@ -1141,6 +1156,7 @@ export const document = {
         }
       },
       "StatusOk": {
+        "x-kit-profile": true,
         "description": "The instance is live, or ready (addition to 1.0.0).",
         "content": {
           "application/json": {
@@ -1276,7 +1292,8 @@ export const document = {
         }
       },
       "PayloadTooLarge": {
-        "description": "The request body is larger than 65536 bytes (addition to 1.0.0).",
+        "x-body-optional": true,
+        "description": "The request body is larger than the store takes (every store takes 65536 bytes; the kit's\nserver no more). A layer in front of the store may answer it without a body (addition to\n1.0.0).\n",
         "headers": {
           "RateLimit-Policy": {
             "$ref": "#/components/headers/RateLimit-Policy"
@@ -1292,6 +1309,7 @@ export const document = {
             },
             "examples": {
               "tooLarge": {
+                "x-kit-profile": true,
                 "summary": "A body over the limit",
                 "value": {
                   "error": 413,
@@ -1363,6 +1381,7 @@ export const document = {
         }
       },
       "InsufficientStorage": {
+        "x-kit-profile": true,
         "description": "The store is full; nothing was changed, and reads keep working. Writes succeed again once\nspace is freed, deleting plants included (addition to 1.0.0).\n",
         "headers": {
           "RateLimit-Policy": {
@@ -1398,14 +1417,14 @@ export const document = {
         ],
         "properties": {
           "name": {
-            "description": "The name of the plant (its bound, 65536 characters, is an addition to 1.0.0: the request\nbody's, so no longer name can arrive)\n",
+            "description": "The name of the plant (its bound, 256 characters, is an addition to 1.0.0)\n",
             "type": "string",
-            "maxLength": 65536
+            "maxLength": 256
           },
           "tag": {
-            "description": "Tag to specify the type (its bound, 65536 characters, is an addition to 1.0.0: the request\nbody's, so no longer tag can arrive)\n",
+            "description": "Tag to specify the type (its bound, 64 characters, is an addition to 1.0.0)\n",
             "type": "string",
-            "maxLength": 65536
+            "maxLength": 64
           }
         }
       },
@@ -1437,6 +1456,7 @@ export const document = {
         ]
       },
       "Status": {
+        "x-kit-profile": true,
         "description": "What a liveness or readiness check found (addition to 1.0.0).",
         "type": "object",
         "required": [

@@ -125,8 +125,8 @@ export interface webhooks {
         /**
          * A new plant
          * @description Announces a plant just created: the store sends the plant, `id` included, to the URL whoever
-         *     runs the server gave for the plant's owner (`WEBHOOK_ENDPOINTS`), signed with a secret
-         *     shared with the receiver (`WEBHOOK_SECRET`) (addition to 1.0.0).
+         *     runs the store gave for the plant's owner, signed with a secret shared with the receiver
+         *     (addition to 1.0.0).
          *
          *     **Which creates send one.** Each `createPlant` answered `200` sends exactly one event, and
          *     a refused one (`4xx`, `5xx`) none: the event is stored in the same transaction as the plant.
@@ -140,9 +140,8 @@ export interface webhooks {
          *     redirect (redirects are not followed), no answer within 10 seconds or a refused connection
          *     is a failed attempt, retried with exponential backoff and jitter: the first retry within
          *     5 seconds, each wait about twice the last, at most 1 hour; after 15 attempts in all
-         *     (about 2¾ to 5½ hours after the first) the event is kept as failed and logged, and not sent again. Whoever
-         *     runs the server may change these (`WEBHOOK_TIMEOUT_MS`, `WEBHOOK_RETRY_BASE_MS`,
-         *     `WEBHOOK_RETRY_MAX_MS`, `WEBHOOK_MAX_ATTEMPTS`). Events are not ordered: a retried event
+         *     (about 2¾ to 5½ hours after the first) the event is kept as failed and logged, and not sent
+         *     again; whoever runs the store may set other numbers. Events are not ordered: a retried event
          *     may arrive after a later one.
          *
          *     **Signature (Standard Webhooks).** Every attempt carries `webhook-id`, `webhook-timestamp`
@@ -165,15 +164,9 @@ export interface webhooks {
 export interface components {
     schemas: {
         Plant: {
-            /**
-             * @description The name of the plant (its bound, 65536 characters, is an addition to 1.0.0: the request
-             *     body's, so no longer name can arrive)
-             */
+            /** @description The name of the plant (its bound, 256 characters, is an addition to 1.0.0) */
             name: string;
-            /**
-             * @description Tag to specify the type (its bound, 65536 characters, is an addition to 1.0.0: the request
-             *     body's, so no longer tag can arrive)
-             */
+            /** @description Tag to specify the type (its bound, 64 characters, is an addition to 1.0.0) */
             tag?: string;
         };
         NewPlant: components["schemas"]["Plant"] & {
@@ -214,8 +207,8 @@ export interface components {
             };
         };
         /**
-         * @description The client did not send its headers, or its whole request, in time (the Limits of
-         *     info.description); the connection is closed (addition to 1.0.0).
+         * @description The client did not send its headers, or its whole request, in time; the connection is
+         *     closed. A layer in front of the store may answer it without a body (addition to 1.0.0).
          */
         RequestTimeout: {
             headers: {
@@ -226,8 +219,9 @@ export interface components {
             };
         };
         /**
-         * @description A segment of the path is longer than 100 characters; the connection is closed
-         *     (addition to 1.0.0).
+         * @description The request's URI is longer than the store takes (every store takes 8000 bytes of request
+         *     line and headers); the kit's server refuses a path segment over 100 characters. A layer in
+         *     front of the store may answer it without a body (addition to 1.0.0).
          */
         UriTooLong: {
             headers: {
@@ -238,8 +232,9 @@ export interface components {
             };
         };
         /**
-         * @description The request line and headers together are larger than 16384 bytes; the connection is closed
-         *     (addition to 1.0.0).
+         * @description The request line and headers together are larger than the store takes (every store takes
+         *     8000 bytes; the kit's server 16384). A layer in front of the store may answer it without a
+         *     body (addition to 1.0.0).
          */
         RequestHeaderFieldsTooLarge: {
             headers: {
@@ -250,9 +245,8 @@ export interface components {
             };
         };
         /**
-         * @description The server failed; the message says no more, and the server's log has the details under the
-         *     answer's `X-Request-Id`. Whether anything was changed is not known: read before retrying a
-         *     change (addition to 1.0.0).
+         * @description The store failed. Whether anything was changed is not known: read before retrying a change
+         *     (addition to 1.0.0).
          */
         InternalServerError: {
             headers: {
@@ -328,7 +322,11 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The request body is larger than 65536 bytes (addition to 1.0.0). */
+        /**
+         * @description The request body is larger than the store takes (every store takes 65536 bytes; the kit's
+         *     server no more). A layer in front of the store may answer it without a body (addition to
+         *     1.0.0).
+         */
         PayloadTooLarge: {
             headers: {
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -452,13 +450,12 @@ export interface operations {
                 limit?: number;
                 /**
                  * @description Where the page starts: copy it from the `Link` header of the page before
-                 *     (addition to 1.0.0). Its bound, 16384 characters, is the request line's: no longer
-                 *     cursor can arrive (`431`).
+                 *     (addition to 1.0.0). A store makes its cursors at most 1024 characters long.
                  */
                 cursor?: string;
                 /**
-                 * @description Only plants with exactly this tag (addition to 1.0.0). Its bound, 16384 characters, is the
-                 *     request line's: no longer tag can arrive in a query (`431`).
+                 * @description Only plants with exactly this tag (addition to 1.0.0); at most 64 characters, as a
+                 *     plant's tag.
                  */
                 tag?: string;
             };

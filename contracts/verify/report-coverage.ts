@@ -1,0 +1,312 @@
+// What a run exercised of the document, operation by operation: each documented status (answered or
+// not, and why not when a layer said), each parameter and request-body property (carried by a judged
+// request or not), and each check (passed, failed, never judged), with one percentage a team can
+// gate on: the statuses and parameters exercised, of all the document names.
+import { documentedStatuses, type JsonSchema, type OperationEntry } from '../lib/document.js'
+import type { RequestSpec } from '../lib/http.js'
+import type { CheckName } from './checks.js'
+import type { Results } from './results.js'
+
+/** Where an operation takes a parameter: its path, its query string, or its request body's top level. */
+export type ParameterPlace = 'path' | 'query' | 'body'
+
+export interface DocumentedParameter {
+  name: string
+  in: ParameterPlace
+}
+
+export interface StatusCoverage {
+  status: number
+  exercised: boolean
+  /** Why it was not, when a layer said (or that no answer of the run had it). */
+  reason?: string
+}
+
+export interface ParameterCoverage extends DocumentedParameter {
+  exercised: boolean
+}
+
+export interface CheckCoverage {
+  check: CheckName
+  passed: number
+  failed: number
+  /** failed: some answer broke it; passed: judged, never broken; not judged: no answer was judged by it. */
+  state: 'passed' | 'failed' | 'not judged'
+}
+
+export interface OperationCoverage {
+  operationId: string
+  statuses: StatusCoverage[]
+  /** Statuses answered that the document does not give this operation (each is a failure too). */
+  undocumented: number[]
+  parameters: ParameterCoverage[]
+  checks: CheckCoverage[]
+}
+
+export interface Tally {
+  exercised: number
+  total: number
+}
+
+export interface Coverage {
+  /**
+   * Exercised items of all items, in percent (rounded down to one decimal): the items are every
+   * documented status and every parameter (path, query, request-body property) of every operation.
+   */
+  percent: number
+  exercised: number
+  total: number
+  statuses: Tally
+  parameters: Tally
+  checks: { passed: number; failed: number; notJudged: number }
+  operations: OperationCoverage[]
+}
+
+/** The reason given when no layer said why a documented status was not answered. */
+export const NO_ANSWER = 'no answer of the run had it'
+
+// ---- Parameters -----------------------------------------------------------------------------------
+
+/** The top-level property names a body schema names, through allOf, anyOf and oneOf. */
+function propertyNames(schema: JsonSchema | undefined, into = new Set<string>(), depth = 0): Set<string> {
+  if (!schema || typeof schema !== 'object' || depth > 8) return into
+  for (const name of Object.keys((schema.properties as Record<string, unknown> | undefined) ?? {}))
+    into.add(name)
+  for (const key of ['allOf', 'anyOf', 'oneOf'] as const) {
+    const parts = schema[key]
+    if (Array.isArray(parts)) for (const part of parts) propertyNames(part as JsonSchema, into, depth + 1)
+  }
+  return into
+}
+
+/** The request-body properties the document names for an operation, over all its media types. */
+function bodyProperties(entry: OperationEntry): Set<string> {
+  const names = new Set<string>()
+  for (const media of Object.values(entry.operation.requestBody?.content ?? {}))
+    propertyNames(media.schema, names)
+  return names
+}
+
+/** The parameters of an operation a run can exercise: path and query parameters, then body properties. */
+export function documentedParameters(entry: OperationEntry): DocumentedParameter[] {
+  const out: DocumentedParameter[] = []
+  for (const p of entry.parameters)
+    if (p.in === 'path' || p.in === 'query') out.push({ name: p.name, in: p.in })
+  for (const name of bodyProperties(entry)) out.push({ name, in: 'body' })
+  return out
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
+/**
+ * The names of the operation's parameters and body properties a request carried: each path
+ * parameter with a value in the path, each documented query parameter in the query string, and each
+ * top-level key of a JSON object body that the body's schema names. Pure, and lenient: a body that
+ * is not JSON, or not an object, carries no property.
+ */
+export function parametersOf(entry: OperationEntry, request: Pick<RequestSpec, 'path' | 'body'>): string[] {
+  const carried = new Set<string>()
+  const [pathPart = '', query = ''] = splitOnce(request.path, '?')
+  const names: string[] = []
+  const pattern = entry.path.replace(/\{([^}]+)\}|[^{]+/g, (whole, name: string | undefined) => {
+    if (name === undefined) return escapeRegExp(whole)
+    names.push(name)
+    return '([^/]*)'
+  })
+  const match = new RegExp(`^${pattern}/?$`).exec(pathPart)
+  if (match) for (const [i, name] of names.entries()) if (match[i + 1]) carried.add(name)
+  const documentedQuery = new Set(entry.parameters.filter((p) => p.in === 'query').map((p) => p.name))
+  for (const key of new URLSearchParams(query).keys()) if (documentedQuery.has(key)) carried.add(key)
+  if (request.body !== undefined) {
+    let value: unknown
+    try {
+      value = JSON.parse(request.body)
+    } catch {
+      value = undefined
+    }
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+      const named = bodyProperties(entry)
+      for (const key of Object.keys(value)) if (named.has(key)) carried.add(key)
+    }
+  }
+  return [...carried]
+}
+
+function splitOnce(text: string, separator: string): [string, string] {
+  const at = text.indexOf(separator)
+  return at < 0 ? [text, ''] : [text.slice(0, at), text.slice(at + 1)]
+}
+
+// ---- Why a status was not exercised ---------------------------------------------------------------
+
+/** Each example name of an operation, with the status whose response documents it. */
+function exampleStatuses(entry: OperationEntry): Map<string, number> {
+  const byName = new Map<string, number>()
+  for (const status of documentedStatuses(entry)) {
+    const response = entry.operation.responses[String(status)]
+    for (const media of Object.values(response?.content ?? {}))
+      for (const name of Object.keys(media.examples ?? {})) if (!byName.has(name)) byName.set(name, status)
+    for (const name of response?.['x-example-names'] ?? []) if (!byName.has(name)) byName.set(name, status)
+  }
+  return byName
+}
+
+/**
+ * The reasons layers gave, as notes `not exercised: <operationId> · <example> (<why>)`, by
+ * operation and the status that example documents.
+ */
+function reasonsFromNotes(
+  notes: readonly string[],
+  entries: readonly OperationEntry[],
+): Map<string, string[]> {
+  const reasons = new Map<string, string[]>()
+  const examples = new Map(entries.map((e) => [e.operationId, exampleStatuses(e)]))
+  for (const note of notes) {
+    const found = /^not exercised: (.+?) · (.+?) \((.*)\)$/s.exec(note)
+    if (!found) continue
+    const [, operationId = '', example = '', why = ''] = found
+    const status = examples.get(operationId)?.get(example)
+    if (status === undefined) continue
+    const key = `${operationId} ${status}`
+    const list = reasons.get(key) ?? []
+    if (!list.includes(why)) list.push(why)
+    reasons.set(key, list)
+  }
+  return reasons
+}
+
+// ---- The summary ----------------------------------------------------------------------------------
+
+/**
+ * What the run exercised. `entries` are the document's operations (`loadDocument(spec).operations`):
+ * without them, only statuses and checks are counted, as the parameters are not known.
+ */
+export function coverageOf(results: Results, entries: readonly OperationEntry[] = []): Coverage {
+  const byId = new Map(entries.map((e) => [e.operationId, e]))
+  const reasons = reasonsFromNotes(results.notes, entries)
+  const cells = new Map(results.rows().map((r) => [`${r.operationId}\t${r.check}`, r]))
+  const statuses: Tally = { exercised: 0, total: 0 }
+  const parameters: Tally = { exercised: 0, total: 0 }
+  const checks = { passed: 0, failed: 0, notJudged: 0 }
+  const operations = results.operations.map(({ operationId, statuses: documented }): OperationCoverage => {
+    const seen = results.statusesSeen(operationId)
+    const statusRows = documented.map((status): StatusCoverage => {
+      const exercised = seen.includes(status)
+      statuses.total++
+      if (exercised) {
+        statuses.exercised++
+        return { status, exercised }
+      }
+      return { status, exercised, reason: reasons.get(`${operationId} ${status}`)?.join('; ') ?? NO_ANSWER }
+    })
+    const entry = byId.get(operationId)
+    const carried = new Set(results.parametersCarried(operationId))
+    const parameterRows = (entry ? documentedParameters(entry) : []).map((p): ParameterCoverage => {
+      const exercised = carried.has(p.name)
+      parameters.total++
+      if (exercised) parameters.exercised++
+      return { ...p, exercised }
+    })
+    const checkRows = [...results.selected].map((check): CheckCoverage => {
+      const cell = cells.get(`${operationId}\t${check}`)
+      const passed = cell?.passed ?? 0
+      const failed = cell?.failed ?? 0
+      const state = failed ? 'failed' : passed ? 'passed' : 'not judged'
+      if (state === 'failed') checks.failed++
+      else if (state === 'passed') checks.passed++
+      else checks.notJudged++
+      return { check, passed, failed, state }
+    })
+    return {
+      operationId,
+      statuses: statusRows,
+      undocumented: seen.filter((s) => !documented.includes(s)).sort((a, b) => a - b),
+      parameters: parameterRows,
+      checks: checkRows,
+    }
+  })
+  const exercised = statuses.exercised + parameters.exercised
+  const total = statuses.total + parameters.total
+  return {
+    percent: percentOf(exercised, total),
+    exercised,
+    total,
+    statuses,
+    parameters,
+    checks,
+    operations,
+  }
+}
+
+/** Exercised of total in percent, rounded down to one decimal (so 49.96 shows as 49.9, not 50.0). */
+export function percentOf(exercised: number, total: number): number {
+  return total === 0 ? 100 : Math.floor((exercised * 1000) / total) / 10
+}
+
+/** Whether the coverage reaches `minimum` percent, compared exactly (not after rounding). */
+export function meets(coverage: Coverage, minimum: number): boolean {
+  return coverage.total === 0 || coverage.exercised * 100 >= minimum * coverage.total
+}
+
+export const formatPercent = (percent: number): string => `${percent.toFixed(1)}%`
+
+/** One line: the percentage and what it counts. */
+export function coverageLine(coverage: Coverage): string {
+  return `Coverage ${formatPercent(coverage.percent)}: ${coverage.exercised} of ${coverage.total} documented statuses and parameters exercised (statuses ${coverage.statuses.exercised}/${coverage.statuses.total}, parameters ${coverage.parameters.exercised}/${coverage.parameters.total})`
+}
+
+const fraction = (items: { exercised: boolean }[]) =>
+  items.length ? `${items.filter((i) => i.exercised).length}/${items.length}` : '–'
+
+/** Per operation: statuses and parameters exercised, and checks passed, failed and not judged. */
+export function coverageTable(coverage: Coverage): string {
+  const rows = coverage.operations.map((o) => [
+    o.operationId,
+    fraction(o.statuses),
+    fraction(o.parameters),
+    String(o.checks.filter((c) => c.state === 'passed').length),
+    String(o.checks.filter((c) => c.state === 'failed').length),
+    String(o.checks.filter((c) => c.state === 'not judged').length),
+  ])
+  const head = ['operation', 'statuses', 'parameters', 'checks passed', 'failed', 'not judged']
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)))
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ')
+  return [line(head), ...rows.map(line)].join('\n')
+}
+
+/** What was not exercised, one item a line: `listPlants 503 — why`, `listPlants parameter cursor (query)`. */
+export function notExercisedLines(coverage: Coverage): string[] {
+  const lines: string[] = []
+  for (const o of coverage.operations) {
+    for (const s of o.statuses) if (!s.exercised) lines.push(`${o.operationId} ${s.status} — ${s.reason}`)
+    for (const p of o.parameters)
+      if (!p.exercised) lines.push(`${o.operationId} parameter ${p.name} (${p.in})`)
+  }
+  return lines
+}
+
+/** The coverage section of the Markdown report. */
+export function coverageMarkdown(coverage: Coverage): string[] {
+  const out = [
+    '## Coverage',
+    '',
+    `**${formatPercent(coverage.percent)}** — ${coverage.exercised} of ${coverage.total} documented statuses and parameters exercised (statuses ${coverage.statuses.exercised}/${coverage.statuses.total}, parameters ${coverage.parameters.exercised}/${coverage.parameters.total}). Checks: ${coverage.checks.passed} passed, ${coverage.checks.failed} failed, ${coverage.checks.notJudged} not judged (operation × check).`,
+    '',
+    '| operation | statuses | not exercised | parameters | not exercised | checks passed | failed | not judged |',
+    '|---|---:|---|---:|---|---:|---:|---:|',
+  ]
+  const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ')
+  for (const o of coverage.operations) {
+    const missingStatuses = o.statuses.filter((s) => !s.exercised).map((s) => s.status)
+    const missingParameters = o.parameters.filter((p) => !p.exercised).map((p) => `${p.name} (${p.in})`)
+    out.push(
+      `| ${cell(o.operationId)} | ${fraction(o.statuses)} | ${missingStatuses.join(', ') || '–'} | ${fraction(o.parameters)} | ${cell(missingParameters.join(', ')) || '–'} | ${o.checks.filter((c) => c.state === 'passed').length} | ${o.checks.filter((c) => c.state === 'failed').length} | ${o.checks.filter((c) => c.state === 'not judged').length} |`,
+    )
+  }
+  const why = coverage.operations.flatMap((o) =>
+    o.statuses.filter((s) => !s.exercised).map((s) => `- ${o.operationId} ${s.status}: ${s.reason}`),
+  )
+  if (why.length) out.push('', '### Statuses not exercised, and why', '', ...why)
+  return out
+}
