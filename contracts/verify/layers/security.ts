@@ -8,7 +8,7 @@ import { generatedCases } from '../../lib/generated-cases.js'
 import { type Answer, describeAnswer, describeRequest, type RequestSpec } from '../../lib/http.js'
 import { answerOptions } from '../../lib/plant-judging.js'
 import { canonical, parseExact } from '../../lib/stateful.js'
-import { judgeAnswer } from '../../lib/validate.js'
+import { judgeAnswer, judgeErrorAnswer } from '../../lib/validate.js'
 import { type Finding, finding } from '../checks.js'
 import { parametersOf } from '../report-coverage.js'
 import type { Context } from '../verify.js'
@@ -60,7 +60,10 @@ export async function runSecurity(ctx: Context): Promise<void> {
       replay: ctx.replay(`--only security --case '${c.id}'`),
     })
   }
-  if (!options.case) await crossPrincipal(ctx)
+  if (!options.case) {
+    await otherMethods(ctx)
+    await crossPrincipal(ctx)
+  }
 }
 
 /** The second principal against the first's plant: a plant of the run's own, or in --read-only an existing one. */
@@ -186,5 +189,56 @@ function post(path: string, plant: Record<string, unknown>): RequestSpec {
     auth: { kind: 'principal' },
     contentType: 'application/json',
     body: `{${fields.join(',')}}`,
+  }
+}
+
+/**
+ * A method no path of the document takes (PATCH), once per path, with a valid token: the store must
+ * refuse it (a 4xx or 5xx, an Error whenever it writes a body) and change nothing; that the refusal
+ * is 405 with Allow is the document's recommendation (RFC 9110), a warning when not followed. The
+ * kit profile's exact 405 is judged by its own example.
+ */
+async function otherMethods(ctx: Context): Promise<void> {
+  const { subject, results, loaded } = ctx
+  const errorSchema = (loaded.document.components?.schemas ?? {}).Error
+  const paths = [...new Set(loaded.operations.map((e) => e.path))]
+  for (const path of paths) {
+    const operations = loaded.operations.filter((e) => e.path === path)
+    const first = operations[0]
+    if (!first || operations.some((e) => e.method === 'patch')) continue
+    const concrete = path.replace(/\{[^}]+\}/g, String(ctx.idBase + 1n))
+    const request: RequestSpec = { method: 'PATCH', path: concrete, auth: { kind: 'principal' } }
+    const answer = await subject.send(subject.baseUrl, request, subject.authorization(0))
+    const findings: Finding[] = []
+    if (answer.status < 400)
+      findings.push(
+        finding(
+          'status_code_conformance',
+          `status ${answer.status}: PATCH is not an operation of ${path}, the store must refuse it`,
+        ),
+      )
+    else if (answer.text !== '') findings.push(...judgeErrorAnswer(errorSchema, answer))
+    const allowed = operations.map((e) => e.method.toUpperCase())
+    if (answer.status !== 405 || answer.headers.allow === undefined)
+      results.warn(
+        `recommendation not followed: a method a path does not take is answered 405 with Allow (RFC 9110, section 15.5.6); PATCH ${path} got ${answer.status}${answer.status === 405 ? ' without Allow' : ''} (the path takes ${allowed.join(', ')})`,
+        `other-method\t${path}`,
+      )
+    results.record({
+      layer: 'security',
+      operationId: first.operationId,
+      checks: [
+        'status_code_conformance',
+        'content_type_conformance',
+        'response_schema_conformance',
+        'error_code_conformance',
+      ],
+      findings,
+      title: `a method ${path} does not take (PATCH)`,
+      request: describeRequest(request),
+      answer: describeAnswer(answer),
+      document: 'a refusal (405 with Allow recommended), an Error when it has a body',
+      replay: ctx.replay('--only security'),
+    })
   }
 }

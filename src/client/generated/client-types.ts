@@ -279,10 +279,8 @@ export interface components {
             };
         };
         /**
-         * @description The bearer token is missing, malformed or not known (addition to 1.0.0). For a JSON Web
-         *     Token the server refuses, the message and the challenge's `error_description` say why:
-         *     expired, not valid yet, another issuer or audience, a signature that does not verify, an
-         *     algorithm not accepted.
+         * @description The bearer token is missing, malformed or not known (addition to 1.0.0). The message may
+         *     say why (the kit's server: an expired JSON Web Token, another issuer, …).
          */
         Unauthorized: {
             headers: {
@@ -338,9 +336,8 @@ export interface components {
             };
         };
         /**
-         * @description The request body is not `application/json`, or it is in a content coding
-         *     (`Content-Encoding` other than `identity`), which `Accept-Encoding` then names
-         *     (addition to 1.0.0).
+         * @description The request body is not `application/json` (addition to 1.0.0). The kit's server also
+         *     refuses a body in a content coding, naming `identity` in `Accept-Encoding`.
          */
         UnsupportedMediaType: {
             headers: {
@@ -354,9 +351,8 @@ export interface components {
             };
         };
         /**
-         * @description The server is overloaded, its store cannot take changes for now (read-only, an I/O error,
-         *     unreachable; for a create, too many webhook events waiting for delivery), or the identity provider whose keys check a JSON Web Token cannot be
-         *     reached; nothing was changed. Try again after `Retry-After` seconds (addition to 1.0.0).
+         * @description The store cannot serve for now (overloaded, its storage unreachable or read-only); nothing
+         *     was changed. Try again after `Retry-After` seconds (addition to 1.0.0).
          */
         ServiceUnavailable: {
             headers: {
