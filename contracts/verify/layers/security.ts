@@ -200,7 +200,7 @@ function post(path: string, plant: Record<string, unknown>): RequestSpec {
  */
 async function otherMethods(ctx: Context): Promise<void> {
   const { subject, results, loaded } = ctx
-  const errorSchema = (loaded.document.components?.schemas ?? {}).Error
+  const errorSchema = loaded.document.components?.schemas?.Error
   const paths = [...new Set(loaded.operations.map((e) => e.path))]
   for (const path of paths) {
     const operations = loaded.operations.filter((e) => e.path === path)
