@@ -201,7 +201,8 @@ export class WebhookReceiver {
   /** Whose creates announced each key, as messages name them. */
   private readonly announcedBy = new Map<string, Set<string>>()
   /** Creates answered anything else, by the same key: an event for one of these is one a refused create sent. */
-  private readonly refused = new Set<string>()
+  /** The statuses of the refused creates of each scope and plant, in order. */
+  private readonly refused = new Map<string, number[]>()
   /** How many creates in a scope were answered anything else. */
   private refusals = 0
   private readonly create: OperationEntry | undefined
@@ -379,7 +380,7 @@ export class WebhookReceiver {
       const name = this.scopes.nameOf?.(authorization)
       if (name !== undefined) this.announcedBy.set(key, (this.announcedBy.get(key) ?? new Set()).add(name))
     } else {
-      this.refused.add(key)
+      this.refused.set(key, [...(this.refused.get(key) ?? []), answer.status])
       this.refusals++
     }
   }
@@ -560,7 +561,11 @@ export class WebhookReceiver {
               ? this.refused.has(key)
                 ? `an event for ${plant}, whose create was refused`
                 : `an event for ${plant}, which no create of the run answered 200`
-              : `${count} events for ${plant}, created ${expected} time(s)`,
+              : `${count} events for ${plant}, but ${expected} create(s) of it answered 200${
+                  this.refused.has(key)
+                    ? `; its other create(s) were refused (${this.refused.get(key)?.join(', ')}), and a refused create sends no event`
+                    : ''
+                }`,
           )
       }
       if (delivery.treated) problems.push(...this.retryProblems(delivery.treated))
