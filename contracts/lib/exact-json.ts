@@ -4,11 +4,15 @@ import { LosslessNumber, parse as parseLossless, stringify as stringifyLossless 
 
 const integerToken = /^-?\d+$/
 
-/** Parses JSON without losing digits: integers become bigint, other numbers keep their exact text. */
+/**
+ * Parses JSON without losing digits: integers become bigint, other numbers keep their exact text. Of
+ * duplicate keys the last counts, as JSON.parse and the document have it.
+ */
 export function parseExact(text: string): unknown {
-  return parseLossless(text, null, (token) =>
-    integerToken.test(token) ? BigInt(token) : new LosslessNumber(token),
-  )
+  return parseLossless(text, null, {
+    parseNumber: (token) => (integerToken.test(token) ? BigInt(token) : new LosslessNumber(token)),
+    onDuplicateKey: ({ newValue }) => newValue,
+  })
 }
 
 /** JSON text with bigints as digits. */

@@ -4,6 +4,7 @@
 // target keeps one principal in that state, undoing what a probe changed.
 import type { GivenPlant } from '@plant-store/core'
 import { nextAddress } from '@plant-store/core'
+import { LosslessNumber } from 'lossless-json'
 import { UNKNOWN_TOKEN } from '../fixtures.js'
 import { type CheckName, type Finding, finding } from '../verify/checks.js'
 import { lowestSuccess, type OperationEntry } from './document.js'
@@ -76,9 +77,11 @@ export function acceptedStatuses(probe: Probe, state: State): number[] {
     const accepted = [status]
     // No body where one is required has no content type either: a 400 or a 415.
     if (probe.defect === 'body: none') accepted.push(415)
-    if (status !== 401 && /^(body|content type):/.test(probe.defect) && probe.id !== undefined) {
-      if (role === 'item' && !state.has(probe.id)) accepted.push(404)
-      if (role === 'create' && state.has(probe.id) && bodyNames(probe, probe.id)) accepted.push(409)
+    if (status !== 401 && /^(body|content type):/.test(probe.defect)) {
+      if (role === 'item' && probe.id !== undefined && !state.has(probe.id)) accepted.push(404)
+      // A refused body is drawn apart from the request's own id: the id it names is its own.
+      const named = role === 'create' ? idInBody(probe) : undefined
+      if (named !== undefined && state.has(named)) accepted.push(409)
     }
     return accepted
   }
@@ -93,14 +96,27 @@ export function expectedStatus(probe: Probe, state: State): number {
   return acceptedStatuses(probe, state)[0] as number
 }
 
-/** Whether a (refused) body still carries this id where a plant's id goes. */
-function bodyNames(probe: Probe, id: bigint): boolean {
+/** The integer a (refused) body carries where a plant's id goes, if it carries one. */
+function idInBody(probe: Probe): bigint | undefined {
   try {
     const body = parseExact(probe.body ?? '') as Record<string, unknown> | null
-    return typeof body === 'object' && body !== null && body.id === id
+    const id = typeof body === 'object' && body !== null ? body.id : undefined
+    if (typeof id === 'bigint') return id
+    return id instanceof LosslessNumber ? integerOf(id.toString()) : undefined
   } catch {
-    return false
+    return undefined
   }
+}
+
+/** The integer a JSON number's text stands for (`1e3`, `1000.0`), or undefined when it has a fraction. */
+function integerOf(text: string): bigint | undefined {
+  const m = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(text)
+  if (!m) return undefined
+  const digits = `${m[2]}${m[3] ?? ''}`
+  const exponent = Number(m[4] ?? 0) - (m[3]?.length ?? 0)
+  if (exponent >= 0) return exponent > 400 ? undefined : BigInt(`${m[1]}${digits}${'0'.repeat(exponent)}`)
+  if (/[^0]/.test(digits.slice(exponent))) return undefined
+  return BigInt(`${m[1]}${digits.slice(0, exponent) || '0'}`)
 }
 
 /** The plant a valid create or replace body describes (unknown keys dropped). */
