@@ -71,6 +71,16 @@ afterAll(async () => {
 })
 
 describe('plant-store-verify', () => {
+  it('prints the interface a store keeps, or with --profile kit the whole document', async () => {
+    const plain = await run(['--print-document'])
+    expect(plain.exit).toBe(0)
+    const view = JSON.parse(plain.output) as { paths: Record<string, unknown>; info: Record<string, unknown> }
+    expect(Object.keys(view.paths).sort()).toEqual(['/plants', '/plants/{id}'])
+    expect(view.info['x-kit-profile']).toBeUndefined()
+    const whole = await run(['--print-document', '--profile', 'kit'])
+    expect(Object.keys((JSON.parse(whole.output) as { paths: object }).paths)).toContain('/healthz')
+  })
+
   it('lists every option and check in --help, and exits 0', async () => {
     const { exit, output } = await run(['--help'])
     expect(exit).toBe(0)

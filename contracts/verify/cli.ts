@@ -5,7 +5,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { parseArgs } from 'node:util'
-import { loadDocument, type OperationEntry, PROFILES, type Profile } from '../lib/document.js'
+import SwaggerParser from '@apidevtools/swagger-parser'
+import { document as shipped } from '@plant-store/core'
+import { interfaceOf, loadDocument, type OperationEntry, PROFILES, type Profile } from '../lib/document.js'
 import { CHECK_NAMES, CHECKS } from './checks.js'
 import { coverageShortfall, githubAnnotations, inGitHubActions, ProgressLog } from './report-ci.js'
 import { coverageLine, coverageOf, coverageTable, meets, notExercisedLines } from './report-coverage.js'
@@ -58,6 +60,8 @@ plants they already own are read first and left as they were, and the run delete
   --min-coverage PERCENT fail (exit 1) when the coverage is below PERCENT: the documented statuses
                          answered and the parameters and body properties sent, of all the
                          document names for its operations
+  --print-document       print the document the run would judge by, as JSON, and exit: the
+                         interface a store keeps (with --profile kit, the whole document)
   --help                 this text
 
 Checks:
@@ -106,6 +110,7 @@ function parse() {
       html: { type: 'string' },
       'min-coverage': { type: 'string' },
       help: { type: 'boolean' },
+      'print-document': { type: 'boolean' },
     },
     allowPositionals: false,
   })
@@ -118,6 +123,12 @@ try {
 const { values } = parsed
 if (values.help) {
   console.log(HELP)
+  process.exit(0)
+}
+if (values['print-document']) {
+  const chosen = values.profile === 'kit' ? 'kit' : 'interface'
+  const raw = values.spec === undefined ? structuredClone(shipped) : await SwaggerParser.parse(values.spec)
+  console.log(JSON.stringify(chosen === 'kit' ? raw : interfaceOf(raw), null, 2))
   process.exit(0)
 }
 
