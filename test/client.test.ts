@@ -50,6 +50,57 @@ describe.each(Object.keys(targets))('the typed client against the %s', (name) =>
     ok(await api.DELETE('/plants/{id}', { params: { path: { id: 7n } } }))
   })
 
+  it('gives one page at a time with the cursor of the next, as useInfiniteQuery takes it', async () => {
+    const api = client('one-page')
+    const ids = [103n, 101n, 102n, 9_007_199_254_740_993n]
+    for (const id of ids) ok(await api.POST('/plants', { body: { id, name: `p${id}`, tag: 'one-page' } }))
+    const seen: bigint[] = []
+    let cursor: string | undefined
+    let pages = 0
+    do {
+      const page = await api.page({ tag: 'one-page', limit: 3, ...(cursor === undefined ? {} : { cursor }) })
+      seen.push(...page.plants.map((plant) => plant.id))
+      cursor = page.next
+      pages++
+    } while (cursor !== undefined && pages < 5)
+    expect(seen).toEqual([101n, 102n, 103n, 9_007_199_254_740_993n])
+    expect(pages).toBe(2)
+    for (const id of ids) ok(await api.DELETE('/plants/{id}', { params: { path: { id } } }))
+  })
+
+  it('looks fetch up when it sends, and takes a base relative to the page it runs in', async () => {
+    const api = client('late-fetch')
+    const original = globalThis.fetch
+    const sent: string[] = []
+    // A fetch put in place after the client was made (as MSW's server.listen() does) sees its requests.
+    globalThis.fetch = (input, init) => {
+      sent.push(input instanceof Request ? input.url : String(input))
+      return original(input, init)
+    }
+    const location = Object.getOwnPropertyDescriptor(globalThis, 'location')
+    try {
+      ok(await api.GET('/plants', { params: { query: { limit: 1 } } }))
+      expect(sent).toEqual([`${started.url}/plants?limit=1`])
+      // A page at the store's origin, and the client made with a relative base.
+      Object.defineProperty(globalThis, 'location', {
+        value: { href: `${started.url}/app/index.html` },
+        configurable: true,
+      })
+      const relative = createPlantStoreClient({
+        baseUrl: '/',
+        token: name === 'server' ? 'client-token-a' : 'relative',
+      })
+      const first = await relative.GET('/plants', { params: { query: { limit: 1 } } })
+      expect(first.response.status).toBe(200)
+      // The answer keeps the address it came from, for a Link to be resolved against.
+      expect(first.response.url).toBe(`${started.url}/plants?limit=1`)
+    } finally {
+      globalThis.fetch = original
+      if (location) Object.defineProperty(globalThis, 'location', location)
+      else Reflect.deleteProperty(globalThis, 'location')
+    }
+  })
+
   it('follows Link through every page to the last', async () => {
     const api = client('pages')
     const ids = Array.from({ length: 11 }, (_, i) => 9_007_199_254_740_993n + BigInt(i))

@@ -32,17 +32,35 @@ export function ok<T>(result: { data?: T; error?: unknown; response: Response })
 }
 
 export interface ClientOptions {
-  /** The plant store's address, e.g. `http://127.0.0.1:3000`. */
+  /**
+   * The plant store's address: absolute (`http://127.0.0.1:3000`) or, where there is a page address,
+   * relative to it (`/api`, behind a dev-server proxy).
+   */
   baseUrl: string
   /** The bearer token sent with every request. */
   token?: string
-  /** A fetch of your own (tests, MSW, a polyfill); globalThis.fetch by default. */
+  /**
+   * A fetch of your own (tests, a polyfill). By default globalThis.fetch as it is when a request is
+   * sent, so that MSW set up after the client was made still sees its requests.
+   */
   fetch?: typeof globalThis.fetch
+}
+
+/** One page of the caller's plants, and the cursor of the page after it (undefined on the last). */
+export interface PlantPage {
+  plants: Plant[]
+  next: string | undefined
 }
 
 export interface PlantStoreClient extends Client<paths> {
   /** Every plant of the caller, page after page, following Link until the last page. */
   plants(query?: { tag?: string; limit?: number }): AsyncGenerator<Plant>
+  /**
+   * One page, and where the next starts: with TanStack Query's useInfiniteQuery,
+   * `queryFn: ({ pageParam }) => client.page({ cursor: pageParam })` and
+   * `getNextPageParam: (last) => last.next`.
+   */
+  page(query?: { tag?: string; limit?: number; cursor?: string }): Promise<PlantPage>
 }
 
 // openapi-fetch reads a body with JSON.parse, which rounds ids past 2^53; handing it a response whose
@@ -56,6 +74,8 @@ const exactJson: Middleware = {
     headers.set('content-length', String(new TextEncoder().encode(text).length))
     const exact = new Response(text, { status: response.status, statusText: response.statusText, headers })
     Object.defineProperty(exact, 'json', { value: async () => parseExact(text, shape) })
+    // The answer keeps the address it came from: a Link in it is resolved against that (RFC 3986).
+    Object.defineProperty(exact, 'url', { value: response.url })
     return exact
   },
 }
@@ -64,23 +84,42 @@ const exactJson: Middleware = {
 // that the client depends on nothing of the kit's.
 const nextPage = /<([^>]+)>;\s*rel="next"/
 
+/** A relative base resolved against the page's address, where there is one (a browser, jsdom). */
+function absolute(baseUrl: string): string {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(baseUrl)) return baseUrl
+  const page = (globalThis as { location?: { href?: string } }).location?.href
+  return page ? new URL(baseUrl, page).href.replace(/\/$/, '') : baseUrl
+}
+
 export function createPlantStoreClient({ baseUrl, token, fetch }: ClientOptions): PlantStoreClient {
+  const base = absolute(baseUrl)
   const client = createClient<paths>({
-    baseUrl,
-    ...(fetch ? { fetch } : {}),
+    baseUrl: base,
+    // Looked up when a request is sent, not when the client is made.
+    fetch: fetch ?? ((input: Request | string | URL, init?: RequestInit) => globalThis.fetch(input, init)),
     headers: token === undefined ? {} : { authorization: `Bearer ${token}` },
     bodySerializer: stringifyExact,
   })
   client.use(exactJson)
+  /** The query of the page a Link points to, resolved against the answer it came with. */
+  const linked = (response: Response): URLSearchParams | undefined => {
+    const next = nextPage.exec(response.headers.get('link') ?? '')?.[1]
+    return next === undefined ? undefined : new URL(next, response.url || `${base}/plants`).searchParams
+  }
+  async function page(query: { tag?: string; limit?: number; cursor?: string } = {}): Promise<PlantPage> {
+    const result = await client.GET('/plants', { params: { query } })
+    const plants = ok(result)
+    return { plants, next: linked(result.response)?.get('cursor') ?? undefined }
+  }
   async function* plants(query: { tag?: string; limit?: number } = {}): AsyncGenerator<Plant> {
     let params: Record<string, string | number> = { ...query }
     for (;;) {
       const result = await client.GET('/plants', { params: { query: params } })
       for (const plant of ok(result)) yield plant
-      const next = nextPage.exec(result.response.headers.get('link') ?? '')?.[1]
+      const next = linked(result.response)
       if (!next) return
-      params = Object.fromEntries(new URL(next, baseUrl).searchParams)
+      params = Object.fromEntries(next)
     }
   }
-  return Object.assign(client, { plants })
+  return Object.assign(client, { plants, page })
 }
