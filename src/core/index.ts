@@ -3,7 +3,7 @@
 // handlers and the client alike.
 export * from './document.js'
 export { document } from './generated/document.js'
-export type { components, operations, paths } from './generated/openapi.js'
+export type { components, operations, paths, webhooks } from './generated/openapi.js'
 export { bearerToken, challenge, tokenInvalid, tokenRequired } from './lib/bearer.js'
 export { type ErrorBody, errorBody, HttpError } from './lib/errors.js'
 export { INT64_MAX, INT64_MIN, integerText, isInt64 } from './lib/int64.js'

@@ -5,13 +5,14 @@ import {
   type Mode,
   type NewPlant,
   type NewPlantListener,
+  type OperationId,
   type Override,
   PlantStore,
   type PlantStoreEvents,
   type PlantStoreOptions,
 } from './plant-store.js'
 
-export type { Mode, NewPlant, NewPlantListener, Override, PlantStoreEvents, PlantStoreOptions }
+export type { Mode, NewPlant, NewPlantListener, OperationId, Override, PlantStoreEvents, PlantStoreOptions }
 export { PlantStore }
 
 export interface HandlerOptions extends PlantStoreOptions {

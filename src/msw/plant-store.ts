@@ -15,7 +15,9 @@ import {
   nextLink,
   type OperationEntry,
   openMemoryRepository,
+  type operations,
   plantOperations,
+  type webhooks,
 } from '@plant-store/core'
 import { stringify } from 'lossless-json'
 import { RequestReader } from './request-reader.js'
@@ -47,6 +49,9 @@ export type NewPlantListener = (plant: NewPlant, principal: string) => void
 export interface PlantStoreEvents {
   newPlant: NewPlantListener
 }
+
+/** The document's operation ids (its webhooks aside): what `failNext` takes. */
+export type OperationId = Exclude<keyof operations, keyof webhooks>
 
 /** What one overridden request answers instead: a status (and body), or a network error. */
 export type Override = { status: number; body?: unknown; headers?: Record<string, string> } | 'network-error'
@@ -83,9 +88,10 @@ export class PlantStore {
   }
 
   /** The next request to this operation answers `override` instead, once; later ones are normal again. */
-  failNext(operationId: string, override: Override = { status: 500 }): void {
-    if (!this.reader.operations.some((entry) => entry.operationId === operationId))
-      throw new Error(`no operation ${operationId} in the document`)
+  failNext(operationId: OperationId, override: Override = { status: 500 }): void {
+    const known = this.reader.operations.map((entry) => entry.operationId)
+    if (!known.includes(operationId))
+      throw new Error(`no operation ${operationId} in the document (its operations: ${known.join(', ')})`)
     this.overrides.set(operationId, [...(this.overrides.get(operationId) ?? []), override])
   }
 
