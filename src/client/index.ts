@@ -7,9 +7,13 @@ import type { components, paths } from './generated/client-types.js'
 import { int64Answers } from './generated/int64-answers.js'
 
 export type { components, paths }
-export type Plant = components['schemas']['StoredPlant']
+// The document's schema names: a Plant (what a create answers), a NewPlant (what it takes), a
+// StoredPlant (what a read, a replace and a page answer), an Error.
+export type Plant = components['schemas']['Plant']
 export type NewPlant = components['schemas']['NewPlant']
+export type StoredPlant = components['schemas']['StoredPlant']
 export type ErrorBody = components['schemas']['Error']
+export type { ErrorBody as Error }
 
 /** An answer other than the operation's success, with the document's Error body. */
 export class PlantStoreError extends Error {
@@ -48,13 +52,13 @@ export interface ClientOptions {
 
 /** One page of the caller's plants, and the cursor of the page after it (undefined on the last). */
 export interface PlantPage {
-  plants: Plant[]
+  plants: StoredPlant[]
   next: string | undefined
 }
 
 export interface PlantStoreClient extends Client<paths> {
   /** Every plant of the caller, page after page, following Link until the last page. */
-  plants(query?: { tag?: string; limit?: number }): AsyncGenerator<Plant>
+  plants(query?: { tag?: string; limit?: number }): AsyncGenerator<StoredPlant>
   /**
    * One page, and where the next starts: with TanStack Query's useInfiniteQuery,
    * `queryFn: ({ pageParam }) => client.page({ cursor: pageParam })` and
@@ -111,7 +115,7 @@ export function createPlantStoreClient({ baseUrl, token, fetch }: ClientOptions)
     const plants = ok(result)
     return { plants, next: linked(result.response)?.get('cursor') ?? undefined }
   }
-  async function* plants(query: { tag?: string; limit?: number } = {}): AsyncGenerator<Plant> {
+  async function* plants(query: { tag?: string; limit?: number } = {}): AsyncGenerator<StoredPlant> {
     let params: Record<string, string | number> = { ...query }
     for (;;) {
       const result = await client.GET('/plants', { params: { query: params } })

@@ -170,7 +170,7 @@ it('reads and writes int64 ids exactly through the client, against the stateful 
 `
 
 /** Uses every export a frontend app would, for the type-checks under both resolutions (no relative imports). */
-const typeCheck = `import { createPlantStoreClient, ok, type Plant } from '@plant-store/client'
+const typeCheck = `import { createPlantStoreClient, ok, type Plant, type StoredPlant } from '@plant-store/client'
 import { type PlantStore, createPlantStoreHandlers } from '@plant-store/msw'
 import type { RequestHandler } from 'msw'
 import { setupServer } from 'msw/node'
@@ -182,8 +182,10 @@ export const server = setupServer(...handlers)
 store.failNext('deletePlant', { status: 500 })
 const plants = createPlantStoreClient({ baseUrl: 'http://localhost:3000/api' })
 export async function first(): Promise<bigint> {
-  const plant: Plant = ok(await plants.GET('/plants/{id}', { params: { path: { id: 1n } } }))
-  return plant.id
+  const plant: StoredPlant = ok(await plants.GET('/plants/{id}', { params: { path: { id: 1n } } }))
+  // What a create answers (the document's Plant) and a stored plant go in one list of Plants.
+  const shown: Plant[] = [plant, ok(await plants.POST('/plants', { body: { id: 2n, name: 'Fern' } }))]
+  return shown.length > 1 ? plant.id : 0n
 }
 `
 
@@ -300,12 +302,12 @@ for await (const plant of plants.plants({ limit: 1 })) read.push(\`\${typeof pla
 console.log(JSON.stringify({ sent, read }))
 `
 
-const clientCheck = `import { createPlantStoreClient, ok, type Plant, type paths } from '@plant-store/client'
+const clientCheck = `import { createPlantStoreClient, ok, type StoredPlant, type paths } from '@plant-store/client'
 
 const plants = createPlantStoreClient({ baseUrl: 'http://localhost:3000', token: 't' })
 export type ListQuery = NonNullable<paths['/plants']['get']['parameters']['query']>
 export async function first(): Promise<bigint> {
-  const plant: Plant = ok(await plants.GET('/plants/{id}', { params: { path: { id: 1n } } }))
+  const plant: StoredPlant = ok(await plants.GET('/plants/{id}', { params: { path: { id: 1n } } }))
   return plant.id
 }
 `
