@@ -15,6 +15,35 @@ export type StoredPlant = components['schemas']['StoredPlant']
 export type ErrorBody = components['schemas']['Error']
 export type { ErrorBody as Error }
 
+/**
+ * A query key hash that takes bigints, for TanStack Query's `queryKeyHashFn`: an int64 id goes in a
+ * query key as it is, with nothing global patched. Object keys are sorted, as TanStack's own hash does.
+ */
+export function hashQueryKey(queryKey: readonly unknown[]): string {
+  return JSON.stringify(queryKey, (_key, value: unknown) => {
+    if (typeof value === 'bigint') return { int64: value.toString() }
+    if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+      const record = value as Record<string, unknown>
+      return Object.fromEntries(
+        Object.keys(record)
+          .sort()
+          .map((key) => [key, record[key]]),
+      )
+    }
+    return value
+  })
+}
+
+/** A value as JSON with every bigint written as its digits (a plant for a cache, a log, storage). */
+export const toJson = (value: unknown): string => stringifyExact(value)
+
+/** A stored plant, or a list of them, read back from JSON: every id a bigint, digit for digit. */
+export function plantsFromJson<T extends StoredPlant | StoredPlant[]>(text: string): T {
+  const plant = { properties: { id: 'int64' as const } }
+  const parsed = parseExact(text, undefined)
+  return parseExact(text, Array.isArray(parsed) ? { items: plant } : plant) as T
+}
+
 /** An answer other than the operation's success, with the document's Error body. */
 export class PlantStoreError extends Error {
   constructor(
