@@ -15,6 +15,21 @@ const onEveryStore = [
 // Stopped from outside, the run ends with it, and what its workers started with them.
 exitWithParent()
 
+/**
+ * What judges the document and the verifier's reasoning, the same on every Node line: CI runs it once,
+ * in `npm test`, and leaves it out on the other lines (NODE_LINE_CHECK=true).
+ */
+const sameOnEveryLine = [
+  'test/contract-variants.test.ts',
+  'test/verify-implementations.test.ts',
+  'test/fixtures/**',
+]
+const lineCheck = process.env.NODE_LINE_CHECK === 'true'
+if (lineCheck)
+  console.warn(
+    `left out on this Node line, run once in npm test: ${sameOnEveryLine.join(', ')} (NODE_LINE_CHECK=true)`,
+  )
+
 const postgres = postgresBinDir() !== undefined || process.env.CI === 'true'
 if (!postgres)
   console.warn(`API tests on PostgreSQL skipped: initdb and postgres were not found; ${INSTALL_HINT}`)
@@ -29,7 +44,11 @@ export default defineConfig({
       {
         extends: true,
         // test/packages/ packs and installs the packages: a stage of `npm test` of its own.
-        test: { name: 'all', include: ['test/**/*.test.ts'], exclude: ['test/packages/**'] },
+        test: {
+          name: 'all',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/packages/**', ...(lineCheck ? sameOnEveryLine : [])],
+        },
       },
       ...(postgres
         ? [
