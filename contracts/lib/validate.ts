@@ -139,10 +139,9 @@ function kitProfileProblems({ entry, answer, response, options }: Exchange): str
     problems.push(
       `X-Content-Type-Options is ${h['x-content-type-options'] ?? 'missing'}, the kit profile says nosniff`,
     )
-  // A refusal written before any operation is chosen (405, 408, 414, 431) is not an operation's answer.
-  const refusal = ['x-kit-profile', 'x-body-optional'].some(
-    (mark) => (response as Record<string, unknown>)[mark] === true,
-  )
+  // A refusal written before any operation is chosen (405, and the bodiless-capable 408, 414, 431) is
+  // not an operation's answer.
+  const refusal = answer.status === 405 || (response as Record<string, unknown>)['x-body-optional'] === true
   if (entry.secured && !refusal && h['cache-control'] !== 'no-store')
     problems.push(`Cache-Control is ${h['cache-control'] ?? 'missing'}, the kit profile says no-store`)
   const declared = Object.keys(response.headers ?? {}).map((n) => n.toLowerCase())

@@ -165,6 +165,7 @@ async function run(
   const list = loaded.operations.find((entry) => roleOf(entry) === 'list')
   const removal = loaded.operations.find((entry) => roleOf(entry) === 'item' && entry.method === 'delete')
   await reach(subject, loaded.operations)
+  const base = settings.command ?? `plant-store-verify --base-url ${options.baseUrl}`
   const existing: [OwnedPlant[], OwnedPlant[]] = [[], []]
   if (list) {
     for (const principal of [0, 1] as const) {
@@ -185,7 +186,7 @@ async function run(
         request: `GET ${list.path} (every page)`,
         answer: describeAnswer(read.answer),
         document: '200, a page of the caller’s plants',
-        replay: `${settings.command ?? `plant-store-verify --base-url ${options.baseUrl}`}`,
+        replay: base,
       })
       for (const layer of LAYERS)
         results.stop(
@@ -197,7 +198,6 @@ async function run(
       return results
     }
   }
-  const base = settings.command ?? `plant-store-verify --base-url ${options.baseUrl}`
   const context: Context = {
     options: settings,
     loaded,

@@ -128,7 +128,7 @@ export async function runExamples(ctx: Context): Promise<void> {
               `the body does not show what the example’s response shows: ${JSON.stringify(c.body?.value)}`,
             ),
           )
-        noteUndocumented(ctx, c.entry, body)
+        noteUndocumented(ctx, c.entry, c.status, body)
       }
       // A page of the example's plants: every page after it is followed and judged too.
       if (roleOf(c.entry) === 'list' && answer.status === c.status && c.status < 300 && answer.isJson)
@@ -153,9 +153,22 @@ export async function runExamples(ctx: Context): Promise<void> {
   }
 }
 
-/** Warns of each property a success answer shows that the operation's schema does not name. */
-export function noteUndocumented(ctx: Context, entry: ExampleCase['entry'], body: unknown): void {
-  const fields = new Set(fieldsOf(jsonSchemaOf(entry, 200)))
+/**
+ * Warns of each property a success answer shows that the document does not name for it: neither its
+ * response's schema nor the request's (a create answers a Plant, and the id it was created with is
+ * one of the plant's own, as the generated layer judges it too).
+ */
+export function noteUndocumented(
+  ctx: Context,
+  entry: ExampleCase['entry'],
+  status: number,
+  body: unknown,
+): void {
+  const named = [
+    ...fieldsOf(entry.operation.responses[String(status)]?.content?.['application/json']?.schema),
+    ...fieldsOf(entry.operation.requestBody?.content['application/json']?.schema),
+  ]
+  const fields = new Set(named)
   if (fields.size === 0) return
   const items = Array.isArray(body) ? body : [body]
   for (const item of items)
@@ -163,9 +176,6 @@ export function noteUndocumented(ctx: Context, entry: ExampleCase['entry'], body
       for (const key of Object.keys(item))
         if (!fields.has(key)) ctx.judging.undocumented?.(entry.operationId, key)
 }
-
-const jsonSchemaOf = (entry: ExampleCase['entry'], status: number) =>
-  entry.operation.responses[String(status)]?.content?.['application/json']?.schema
 
 /**
  * Follows a list example's Link to its end: each further page holds the next of the example's
