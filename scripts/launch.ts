@@ -4,7 +4,7 @@
 // the npm process reaches it rather than stopping at the shell npm runs scripts in.
 //
 //   mock, mock:dynamic    MOCK_HOST, MOCK_PORT (default 127.0.0.1:4010); Prism listens on a port of its
-//                         own behind a front that ends paging (scripts/lib/last-page-front.ts)
+//                         own behind a front that ends paging (scripts/lib/mock-front.ts)
 //   proxy                 PROXY_HOST, PROXY_PORT (default 127.0.0.1:4011), PROXY_UPSTREAM (default
 //                         http://127.0.0.1:3000), the real server behind it; PROXY_SPEC, the document
 //                         it judges by (default spec/openapi.yaml). It runs in this process
@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net'
 import { relative } from 'node:path'
 import { startProxy } from '../contracts/verify/proxy.js'
 import { type Listen, mock, prismListening, sandbox } from './lib/commands.js'
-import { startLastPageFront } from './lib/last-page-front.js'
+import { startLastPageFront } from './lib/mock-front.js'
 import { exitWithParent, spawnGuarded } from './lib/processes.js'
 import { specPath } from './lib/spec.js'
 
