@@ -3,8 +3,9 @@
 // and pass SIGINT, SIGTERM and SIGHUP on to it. The npm scripts `exec` this file, so that a signal to
 // the npm process reaches it rather than stopping at the shell npm runs scripts in.
 //
-//   mock, mock:dynamic    MOCK_HOST, MOCK_PORT (default 127.0.0.1:4010); Prism listens on a port of its
-//                         own behind a front that ends paging (scripts/lib/mock-front.ts)
+//   mock, mock:dynamic    MOCK_HOST, MOCK_PORT (default 127.0.0.1:4010); MOCK_SPEC, the document it
+//                         serves (default spec/openapi.yaml). Prism listens on a port of its own behind
+//                         a front that judges requests as the real server does (scripts/lib/mock-front.ts)
 //   proxy                 PROXY_HOST, PROXY_PORT (default 127.0.0.1:4011), PROXY_UPSTREAM (default
 //                         http://127.0.0.1:3000), the real server behind it; PROXY_SPEC, the document
 //                         it judges by (default spec/openapi.yaml). It runs in this process
@@ -12,11 +13,12 @@
 //   sandbox               HOST, PORT (default 127.0.0.1:3000); the built server (npm run build)
 import type { AddressInfo } from 'node:net'
 import { relative } from 'node:path'
+import type { LoadedSpec } from '@plant-store/core'
 import { startProxy } from '../contracts/verify/proxy.js'
-import { type Listen, mock, prismListening, sandbox } from './lib/commands.js'
-import { startLastPageFront } from './lib/mock-front.js'
+import { type Listen, prismListening, prismMock, sandbox } from './lib/commands.js'
+import { startMockFront } from './lib/mock-front.js'
 import { exitWithParent, spawnGuarded } from './lib/processes.js'
-import { specPath } from './lib/spec.js'
+import { loadSpec, specPath } from './lib/spec.js'
 
 function listen(prefix: string, port: number): Listen {
   const raw = process.env[`${prefix}PORT`]
@@ -50,14 +52,22 @@ if (what === 'proxy') {
     })
   }
 } else {
-  launch()
+  const isMock = what === 'mock' || what === 'mock:dynamic'
+  const mockSpec = process.env.MOCK_SPEC || specPath
+  // Read before Prism starts: a document the front cannot read is said at once, not after Prism listens.
+  const loaded = isMock
+    ? await loadSpec(mockSpec).catch((error: Error) => {
+        console.error(`the mock cannot read ${mockSpec}: ${error.message}`)
+        process.exit(1)
+      })
+    : undefined
+  launch(mockSpec, loaded)
 }
 
-function launch(): void {
-  const isMock = what === 'mock' || what === 'mock:dynamic'
-  const mockListen = isMock ? listen('MOCK_', 4010) : undefined
+function launch(mockSpec: string, loaded: LoadedSpec | undefined): void {
+  const mockListen = loaded ? listen('MOCK_', 4010) : undefined
   const command = mockListen
-    ? mock({ listen: { host: '127.0.0.1', port: 0 } }, what === 'mock:dynamic')
+    ? prismMock({ listen: { host: '127.0.0.1', port: 0 }, spec: mockSpec }, what === 'mock:dynamic')
     : what === 'sandbox'
       ? sandbox({ listen: listen('', 3000), built: true, env: { LOG_LEVEL: process.env.LOG_LEVEL } })
       : undefined
@@ -71,7 +81,7 @@ function launch(): void {
     env: { ...process.env, ...command.env },
     stdio: ['inherit', mockListen ? 'pipe' : 'inherit', 'inherit'],
   })
-  if (mockListen && child.stdout) {
+  if (mockListen && loaded && child.stdout) {
     // Prism's own lines pass through; once it listens, the front opens on the address asked for.
     let front: Promise<unknown> | undefined
     child.stdout.on('data', (chunk: Buffer) => {
@@ -79,10 +89,12 @@ function launch(): void {
       const upstream = front ? undefined : prismListening.exec(text)?.[1]
       process.stdout.write(upstream ? text.replace(prismListening, 'Prism is listening privately') : text)
       if (!upstream) return
-      front = startLastPageFront(upstream, mockListen).then(
+      front = startMockFront(upstream, loaded, mockListen).then(
         (server) => {
           const { port } = server.address() as AddressInfo
-          console.log(`Mock is listening on http://${mockListen.host}:${port} (Prism; paging ends)`)
+          console.log(
+            `Mock is listening on http://${mockListen.host}:${port} (Prism, behind a front that refuses what the server refuses)`,
+          )
         },
         (error: Error) => {
           console.error(`the mock cannot listen on ${mockListen.host}:${mockListen.port}: ${error.message}`)

@@ -126,8 +126,26 @@ export interface PrismOptions {
   logFile?: string
 }
 
-/** `prism mock`: the document's examples, or data generated from its schemas with `dynamic`. */
+/**
+ * `npm run mock` (`mock:dynamic` with `dynamic`), as developers run it: Prism behind the front that
+ * judges requests as the real server does (scripts/lib/mock-front.ts).
+ */
 export function mock({ listen = loopback, spec = specPath, logFile }: PrismOptions = {}, dynamic = false) {
+  return {
+    name: dynamic ? 'mock (dynamic)' : 'mock',
+    command: process.execPath,
+    args: ['--import', 'tsx', join(repoRoot, 'scripts', 'launch.ts'), dynamic ? 'mock:dynamic' : 'mock'],
+    env: { MOCK_HOST: listen.host, MOCK_PORT: String(listen.port), MOCK_SPEC: spec },
+    logFile,
+    listening: mockListening,
+  } satisfies StartOptions
+}
+
+/** `prism mock` alone, the document's examples (or data generated from its schemas with `dynamic`): the mock's inside. */
+export function prismMock(
+  { listen = loopback, spec = specPath, logFile }: PrismOptions = {},
+  dynamic = false,
+) {
   return prism('Prism mock', logFile, ['mock', spec, ...address(listen), ...(dynamic ? ['--dynamic'] : [])])
 }
 
