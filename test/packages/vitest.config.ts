@@ -1,5 +1,6 @@
-// The packages installed from their tarballs (test/packages/outside.test.ts): a stage of `npm test` of its
-// own, as it packs, builds and installs from the registry, which the unit run on every Node need not.
+// The packages installed from their tarballs (test/packages/outside.test.ts, and a Vite + React app in
+// Chromium, consumer.test.ts): a stage of `npm test` of its own, as it packs, builds and installs from the
+// registry, which the unit run on every Node need not.
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
 
@@ -7,6 +8,8 @@ export default defineConfig({
   test: {
     root: fileURLToPath(new URL('../..', import.meta.url)),
     include: ['test/packages/**/*.test.ts'],
+    // One file at a time: each packs the packages, and two `npm pack` runs would build the same dist/ at once.
+    fileParallelism: false,
     testTimeout: 180_000,
     hookTimeout: 480_000,
     reporters: ['default', 'junit'],

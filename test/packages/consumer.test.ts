@@ -1,0 +1,216 @@
+// A frontend team's first week with the packed packages: a Vite + React + TypeScript app
+// (test/packages/consumer-app/) installed from the tarballs and the registry, type-checked strict, and
+// used in Chromium against the plant store three ways: MSW's service worker in the page (Vite's dev
+// server, and a preview of its build), the sandbox behind Vite's proxy, and the sandbox over CORS. In each
+// the app reads one plant, pages through the list, adds plants and shows a refusal's message.
+import { cp, mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { generousLimits, sandbox } from '../../scripts/lib/commands.js'
+import { freePort, repoRoot, type Started, startProcess } from '../../scripts/lib/processes.js'
+import { chromiumMissing, launchChromium } from '../helpers/chromium.js'
+import { npmInstall, ownEnv, pack, range, run } from './scratch.js'
+
+const missing = chromiumMissing()
+const bigId = '9007199254740993' // 2^53 + 1: a JavaScript number would show it as …992
+
+let work = ''
+let app = ''
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'plant-store-consumer-'))
+  const tarballs = await pack(work, ['src/core', 'src/client', 'src/msw'])
+  app = join(work, 'consumer-app')
+  await cp(join(repoRoot, 'test/packages/consumer-app'), app, { recursive: true })
+  const tools = [
+    'vite',
+    '@vitejs/plugin-react',
+    'react',
+    'react-dom',
+    '@tanstack/react-query',
+    'msw',
+    'typescript',
+    '@types/react',
+    '@types/react-dom',
+    '@types/node',
+  ]
+  const installed = await npmInstall(app, [
+    ...Object.values(tarballs),
+    ...tools.map((name) => `${name}@${range(name)}`),
+  ])
+  expect(installed.exit, installed.output).toBe(0)
+  console.log(
+    `the app's packages installed from the tarballs and the registry in ${installed.seconds.toFixed(1)} s`,
+  )
+  // MSW's worker script into the app's public folder, as its docs have a team do.
+  const init = await run(app, 'npx', ['msw', 'init', 'public', '--save'])
+  expect(init.exit, init.output).toBe(0)
+}, 300_000)
+
+afterAll(async () => {
+  if (work) await rm(work, { recursive: true, force: true })
+})
+
+it('type-checks strict with tsc --noEmit against the installed packages', async () => {
+  const { exit, output } = await run(app, 'npx', ['tsc', '--noEmit'])
+  expect(exit, output).toBe(0)
+})
+
+/** Vite's dev server or preview, on the free port it got (its "Local:" line). */
+function vite(args: string[], env: Record<string, string> = {}): Promise<Started> {
+  return startProcess({
+    name: `vite ${args.join(' ')}`,
+    command: join(app, 'node_modules/.bin/vite'),
+    args,
+    cwd: app,
+    cleanEnv: true,
+    env: { ...ownEnv, NO_COLOR: '1', ...env },
+    listening: /Local:\s+(http:\/\/\S+?)\/?$/,
+    timeoutMs: 60_000,
+  })
+}
+
+const items = (page: Page, testId: string) => () => page.getByTestId(testId).locator('li').allTextContents()
+const within = { timeout: 15_000 }
+
+/** What a user does in the app, against whichever store it was opened on, checked as it goes. */
+async function useTheApp(page: Page): Promise<void> {
+  const plants = items(page, 'plants')
+  const more = page.getByRole('button', { name: 'More plants' })
+  const pages = page.getByTestId('pages')
+  const plant = page.getByTestId('plant')
+
+  // The example plants, two a page, every page loaded.
+  await expect.poll(plants, within).toEqual(['1: Basil (herb)', '2: Fern'])
+  await more.click()
+  await expect.poll(() => pages.textContent(), within).toBe('2 pages')
+  expect(await plants()).toEqual(['1: Basil (herb)', '2: Fern', '3: Mint (herb)'])
+  expect(await more.count()).toBe(0)
+
+  // A plant not there yet: the store's 404 message.
+  await page.getByLabel('Plant id', { exact: true }).fill(bigId)
+  await page.getByRole('button', { name: 'Look up' }).click()
+  await expect.poll(() => plant.textContent(), within).toBe(`plant ${bigId} not found`)
+
+  const add = async (id: string, name: string, tag: string) => {
+    await page.getByLabel('New plant id').fill(id)
+    await page.getByLabel('New plant name').fill(name)
+    await page.getByLabel('New plant tag').fill(tag)
+    await page.getByRole('button', { name: 'Add plant' }).click()
+  }
+  await add(bigId, 'Giant fern', 'fern')
+  await expect.poll(items(page, 'added'), within).toEqual(['Giant fern (fern)'])
+  // The invalidated plant is read again, digit for digit.
+  await expect.poll(() => plant.textContent(), within).toBe(`${bigId}: Giant fern (fern)`)
+  await add('4', 'Sage', 'herb')
+  await expect.poll(items(page, 'added'), within).toEqual(['Giant fern (fern)', 'Sage (herb)'])
+  // The invalidated list is read again: its two pages now hold four plants, and a third follows.
+  await expect
+    .poll(plants, within)
+    .toEqual(['1: Basil (herb)', '2: Fern', '3: Mint (herb)', '4: Sage (herb)'])
+  await more.click()
+  await expect.poll(() => pages.textContent(), within).toBe('3 pages')
+  expect(await plants()).toEqual([
+    '1: Basil (herb)',
+    '2: Fern',
+    '3: Mint (herb)',
+    '4: Sage (herb)',
+    `${bigId}: Giant fern (fern)`,
+  ])
+  expect(await more.count()).toBe(0)
+
+  // Refused: the id is taken; the store's own message is shown, and nothing is added.
+  await add(bigId, 'Another fern', '')
+  await expect.poll(() => page.getByRole('alert').textContent(), within).toBe(`plant ${bigId} already exists`)
+  expect(await items(page, 'added')()).toEqual(['Giant fern (fern)', 'Sage (herb)'])
+}
+
+describe.skipIf(missing)('the app in Chromium', () => {
+  let browser: Browser
+  let sandboxUrl = ''
+  let dev: Started | undefined
+  let store: Started | undefined
+  let preview: Started | undefined
+
+  beforeAll(async () => {
+    // The sandbox's address is fixed first, so that Vite's proxy and the page know it, and the sandbox
+    // then allows the dev server's origin alone.
+    sandboxUrl = `http://127.0.0.1:${await freePort()}`
+    dev = await vite([], { SANDBOX_URL: sandboxUrl, VITE_SANDBOX_URL: sandboxUrl })
+    store = await startProcess({
+      ...sandbox({
+        listen: { host: '127.0.0.1', port: Number(new URL(sandboxUrl).port) },
+        env: { ...generousLimits, CORS_ORIGIN: new URL(dev.url).origin },
+        cleanEnv: true,
+      }),
+      timeoutMs: 30_000,
+    })
+    browser = await launchChromium()
+  }, 120_000)
+
+  afterAll(async () => {
+    await browser?.close()
+    await Promise.all([dev?.stop(), store?.stop(), preview?.stop()])
+  })
+
+  /** A fresh browser context (its own service workers and storage) on a page of the app. */
+  async function open(url: string): Promise<Page> {
+    const context = await browser.newContext()
+    const page = await context.newPage()
+    // What the page throws is what a failed step would need to be understood.
+    page.on('pageerror', (error) => console.error(`page error at ${url}: ${error.message}`))
+    await page.goto(url)
+    return page
+  }
+
+  it('through MSW in the page, served by the dev server', async () => {
+    const page = await open(`${dev?.url}/?store=msw`)
+    await useTheApp(page)
+    await page.context().close()
+  }, 60_000)
+
+  it("through Vite's proxy to the sandbox, Link's next page staying below /api", async () => {
+    const page = await open(`${dev?.url}/?store=proxy&token=through-the-proxy`)
+    await useTheApp(page)
+    // Link followed as the page's fetch resolves it: the next page is the sandbox's, not Vite's index.html.
+    const next = await page.evaluate(async () => {
+      const headers = { authorization: 'Bearer link-follower' }
+      const first = await fetch('/api/plants?limit=2', { headers })
+      const link = /<([^>]+)>;\s*rel="next"/.exec(first.headers.get('link') ?? '')?.[1] ?? ''
+      const address = new URL(link, first.url)
+      const second = await fetch(address, { headers })
+      return { path: address.pathname, type: second.headers.get('content-type'), body: await second.text() }
+    })
+    expect(next.path).toBe('/api/plants')
+    expect(next.type).toMatch(/^application\/json/)
+    expect(JSON.parse(next.body)).toEqual([{ id: 3, name: 'Mint', tag: 'herb' }])
+    await page.context().close()
+  }, 60_000)
+
+  it('over CORS to the sandbox, which allows the dev server origin', async () => {
+    const page = await open(`${dev?.url}/?store=cors&token=over-cors`)
+    await useTheApp(page)
+    await page.context().close()
+  }, 60_000)
+
+  it('through MSW in the page, served by a preview of the build; another origin is refused by the sandbox', async () => {
+    const built = await run(app, 'npx', ['vite', 'build'])
+    expect(built.exit, built.output).toBe(0)
+    preview = await vite(['preview'])
+    const page = await open(`${preview.url}/?store=msw`)
+    await useTheApp(page)
+    // The preview's origin is not the one CORS_ORIGIN names: the browser refuses the sandbox's answer.
+    const refused = await page.evaluate(
+      (url) =>
+        fetch(`${url}/plants`, { headers: { authorization: 'Bearer elsewhere' } }).then(
+          (answer) => `answered ${answer.status}`,
+          (error: unknown) => String(error),
+        ),
+      sandboxUrl,
+    )
+    expect(refused).toMatch(/^TypeError/)
+    await page.context().close()
+  }, 90_000)
+})
