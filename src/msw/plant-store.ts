@@ -11,8 +11,6 @@ import {
   errorBody,
   givenPlants,
   HttpError,
-  nextAddress,
-  nextLink,
   type OperationEntry,
   openMemoryRepository,
   type operations,
@@ -119,8 +117,8 @@ export class PlantStore {
 
   /**
    * Answers a request as the handlers do. `prefix` is the path of the store's base address (`/api/v1`):
-   * the request's path below it is the document's, and a page's `Link` gets it back in front, so a
-   * client that follows `Link` stays below the base address.
+   * the request's path below it is the document's. A page's `Link` is query-only, so resolved against
+   * the page's address it stays below the base address with no rewriting.
    */
   async answer(request: Request, prefix = ''): Promise<Outcome> {
     const url = new URL(request.url)
@@ -147,7 +145,7 @@ export class PlantStore {
           : await this.operate(read.entry, read.token ?? '', read.input)
       if (read.entry.operationId === 'createPlant' && answer.status === 200)
         this.announce((read.input as unknown as { body: NewPlantInput }).body, read.token ?? '')
-      return { response: respond(prefixed(answer, prefix), secured), delay }
+      return { response: respond(answer, secured), delay }
     } catch (error) {
       const { statusCode, message, headers } =
         error instanceof HttpError ? error : new HttpError(500, 'internal server error')
@@ -207,13 +205,6 @@ export class PlantStore {
       )
     return ms
   }
-}
-
-/** The answer with its `Link` address below `prefix`: the store's own addresses start at the document's root. */
-function prefixed(answer: Answer, prefix: string): Answer {
-  const next = nextAddress(answer.headers?.link)
-  if (prefix === '' || next === undefined || !next.startsWith('/')) return answer
-  return { ...answer, headers: { ...answer.headers, link: nextLink(`${prefix}${next}`) } }
 }
 
 /** RFC 7240 preferences: `delay=200, code=404, example=herbs, network-error`. */

@@ -1,0 +1,198 @@
+// `npm run mock` takes every request the real server takes, int64 ids included, and refuses every
+// other one with the server's status, message and headers, while `Prefer` still picks Prism's examples.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { generatedCases } from '../contracts/lib/generated-cases.js'
+import { type Answer, type RequestSpec, send } from '../contracts/lib/http.js'
+import { mock } from '../scripts/lib/commands.js'
+import { type Started, startProcess } from '../scripts/lib/processes.js'
+import { loadSpec } from '../scripts/lib/spec.js'
+import { type ServerProcess, startServer } from './helpers/server-process.js'
+
+const TOKEN = 'mock-test-token'
+const spec = await loadSpec()
+let server: ServerProcess
+let prism: Started
+
+beforeAll(async () => {
+  ;[server, prism] = await Promise.all([
+    startServer({ AUTH_TOKENS: `alice:${TOKEN}` }),
+    startProcess({ ...mock(), timeoutMs: 60_000 }),
+  ])
+}, 90_000)
+
+afterAll(async () => {
+  await Promise.all([server?.stop(), prism?.stop()])
+})
+
+const bearer = `Bearer ${TOKEN}`
+const json = (method: string, path: string, body: string, auth = true) =>
+  ({
+    method,
+    path,
+    contentType: 'application/json',
+    body,
+    auth: auth ? { kind: 'principal' } : { kind: 'none' },
+  }) satisfies RequestSpec
+const get = (path: string): RequestSpec => ({ method: 'GET', path, auth: { kind: 'principal' } })
+
+/** The example Prism answers with: the first of the operation's status. */
+function example(operationId: string, status: number): unknown {
+  const entry = spec.operations.find((candidate) => candidate.operationId === operationId)
+  const response = entry?.operation.responses?.[String(status)] as
+    | { content?: Record<string, { examples?: Record<string, { value?: unknown }> }> }
+    | undefined
+  const first = Object.values(response?.content?.['application/json']?.examples ?? {})[0]
+  if (!first) throw new Error(`${operationId} documents no example for ${status}`)
+  return first.value
+}
+
+/** The answer of the mock and of the real server to the same request. */
+async function both(request: RequestSpec, headers: Record<string, string> = {}) {
+  const auth =
+    request.auth.kind === 'principal'
+      ? bearer
+      : request.auth.kind === 'header'
+        ? request.auth.value
+        : undefined
+  const [fromMock, fromServer] = await Promise.all([
+    send(prism.url, request, auth, headers),
+    send(server.url, request, auth, headers),
+  ])
+  return { mock: fromMock, server: fromServer }
+}
+
+const shown = (answer: Answer) => `${answer.status} ${answer.text}`
+
+/** The same refusal: status, Error body, and the headers the document makes a refusal carry. */
+function expectSameRefusal({ mock: fromMock, server: fromServer }: { mock: Answer; server: Answer }) {
+  expect(fromServer.status, `the server accepted it: ${shown(fromServer)}`).toBeGreaterThanOrEqual(400)
+  expect(shown(fromMock)).toBe(shown(fromServer))
+  for (const header of ['www-authenticate', 'allow', 'accept-encoding', 'cache-control'])
+    expect(fromMock.headers[header], header).toBe(fromServer.headers[header])
+}
+
+describe('npm run mock', () => {
+  it('creates a plant whose id is beyond ±(2^53−1), answering the example', async () => {
+    const answer = await send(
+      prism.url,
+      json('POST', '/plants', '{"id":9007199254740993,"name":"Basil"}'),
+      bearer,
+    )
+    expect(answer.status, shown(answer)).toBe(200)
+    expect(answer.json).toEqual(example('createPlant', 200))
+  })
+
+  it.each(['9007199254740993', '-9223372036854775808', '9223372036854775807'])(
+    'reads plant %s, an int64 id a JavaScript number cannot hold',
+    async (id) => {
+      const answer = await send(prism.url, get(`/plants/${id}`), bearer)
+      expect(answer.status, shown(answer)).toBe(200)
+      expect(answer.json).toEqual(example('getPlant', 200))
+    },
+  )
+
+  it('replaces plant 9223372036854775807 with a body naming the same id', async () => {
+    const answer = await send(
+      prism.url,
+      json('PUT', '/plants/9223372036854775807', '{"id":9223372036854775807,"name":"Fern"}'),
+      bearer,
+    )
+    expect(answer.status, shown(answer)).toBe(200)
+  })
+
+  it.each([
+    ['an id past int64 in the path', get('/plants/9223372036854775808')],
+    ['an id below int64 in the path', get('/plants/-9223372036854775809')],
+    ['an id past int64 in a body', json('POST', '/plants', '{"id":9223372036854775808,"name":"Basil"}')],
+    ['a name that is a number', json('POST', '/plants', '{"id":1,"name":42}')],
+    ['a body without an id', json('POST', '/plants', '{"name":"Basil"}')],
+    ['a body without a name, its id beyond 2^53', json('POST', '/plants', '{"id":9007199254740993}')],
+    ['no token', json('POST', '/plants', '{"id":1,"name":"Basil"}', false)],
+    ['another scheme', { ...get('/plants'), auth: { kind: 'header', value: 'Basic dXNlcjpwYXNz' } }],
+    ['a path id written 007', get('/plants/007')],
+    ['a path id written 1e3', get('/plants/1e3')],
+    ['a limit written empty', get('/plants?limit=')],
+    ['a limit written 0x10', get('/plants?limit=0x10')],
+    ['a cursor the server did not make', get('/plants?cursor=not-a-cursor')],
+    ['malformed JSON', json('POST', '/plants', '{"id":1,')],
+    [
+      'a body without Content-Type',
+      { ...json('POST', '/plants', '{"id":1,"name":"Basil"}'), contentType: undefined },
+    ],
+    [
+      'a +json media type',
+      { ...json('POST', '/plants', '{"id":1,"name":"Basil"}'), contentType: 'application/merge-patch+json' },
+    ],
+    ['a lone surrogate in a name', json('POST', '/plants', '{"id":1,"name":"\\ud800"}')],
+    ['a body over 65536 bytes', json('POST', '/plants', JSON.stringify({ id: 1, name: 'x'.repeat(70_000) }))],
+    ['a path segment over 100 characters', get(`/plants/${'1'.repeat(101)}`)],
+    ['a method the path does not take', { method: 'PATCH', path: '/plants', auth: { kind: 'principal' } }],
+    ['a path the document lacks', get('/plants/1/leaves')],
+  ] as [string, RequestSpec][])('refuses %s as the server does', async (_, request) => {
+    expectSameRefusal(await both(request))
+  })
+
+  it('refuses gzip-encoded bodies as the server does', async () => {
+    expectSameRefusal(
+      await both(json('POST', '/plants', '{"id":1,"name":"Basil"}'), { 'content-encoding': 'gzip' }),
+    )
+  })
+
+  it.each([
+    [
+      'a bearer scheme written in lower case',
+      { ...get('/plants'), auth: { kind: 'header', value: `bearer ${TOKEN}` } },
+    ],
+    ['a JSON body sent to DELETE', json('DELETE', '/plants/1', '{"x":1}')],
+    [
+      'a name of 64 characters beyond the Basic Multilingual Plane',
+      json('POST', '/plants', JSON.stringify({ id: 9, name: '🌱'.repeat(64) })),
+    ],
+    ['an id written 1e18', json('POST', '/plants', '{"id":1e18,"name":"Basil"}')],
+  ] as [string, RequestSpec][])('takes %s as the server does', async (_, request) => {
+    const { mock: fromMock, server: fromServer } = await both(request)
+    // The server's answer may depend on what it stores (404); what matters is that it did not refuse.
+    expect([200, 204, 404], shown(fromServer)).toContain(fromServer.status)
+    expect([200, 204], shown(fromMock)).toContain(fromMock.status)
+  })
+
+  it('answers every generated negative case of the contract suite as the server does', async () => {
+    const cases = generatedCases(spec.operations as never).filter(
+      // What only a store decides (a taken id, a missing plant) is no refusal of the request itself.
+      (c) => c.status >= 400 && c.request.auth.kind !== 'unknown',
+    )
+    expect(cases.length).toBeGreaterThan(20)
+    for (const c of cases) {
+      const answers = await both(c.request)
+      expect(shown(answers.mock), c.id).toBe(shown(answers.server))
+    }
+  })
+
+  it('still gives Prism’s example for a refusal asked for with Prefer', async () => {
+    const valid = json('POST', '/plants', '{"id":1,"name":"Basil"}')
+    const asked = await send(prism.url, valid, bearer, { prefer: 'code=400' })
+    expect(shown(asked)).toBe(`400 ${JSON.stringify(example('createPlant', 400))}`)
+    const named = await send(prism.url, valid, bearer, { prefer: 'code=409, example=duplicate' })
+    expect(named.status, shown(named)).toBe(409)
+    // On an invalid request too: Prism's example, not the server's message, as before the front.
+    const invalid = await send(prism.url, json('POST', '/plants', '{"id":1,"name":42}'), bearer, {
+      prefer: 'code=400',
+    })
+    expect(shown(invalid)).toBe(`400 ${JSON.stringify(example('createPlant', 400))}`)
+    expect(example('createPlant', 400)).not.toEqual({ error: 400, message: 'body/name must be string' })
+  })
+
+  it('gives a success example asked for with Prefer on a valid request with an int64 id', async () => {
+    const answer = await send(prism.url, get('/plants/9223372036854775807'), bearer, { prefer: 'code=200' })
+    expect(shown(answer)).toBe(`200 ${JSON.stringify(example('getPlant', 200))}`)
+  })
+
+  it('lets a page on another origin read a refusal', async () => {
+    const answer = await send(prism.url, { ...get('/plants'), auth: { kind: 'none' } }, undefined, {
+      origin: 'http://localhost:5173',
+    })
+    expect(answer.status).toBe(401)
+    expect(answer.headers['access-control-allow-origin']).toBe('http://localhost:5173')
+    expect(answer.headers['access-control-expose-headers']).toBe('*')
+  })
+})
