@@ -198,7 +198,7 @@ try {
     await fillStore(db, READER.principal, settings.smallStore)
     candidates.push({ name, process: await startServer(`sqlite:${db}`, 'candidate', true, resolve(script)) })
   }
-  const prism = settings.prism ? await startOther({ ...commands.mock(), name: 'prism' }) : undefined
+  const prism = settings.prism ? await startOther({ ...commands.prismMock(), name: 'prism' }) : undefined
 
   const small = `${settings.smallStore.toLocaleString('en-US')} plants`
   const large = `${(settings.largeStore ?? 0).toLocaleString('en-US')} plants`
