@@ -3,7 +3,18 @@ import { readFile } from 'node:fs/promises'
 import SwaggerParser from '@apidevtools/swagger-parser'
 import { describe, expect, it } from 'vitest'
 import { outputs } from '../scripts/codegen/generate-types.js'
-import { dereference, isSecured, loadSpec, type SecurityRequirement, specPath } from '../scripts/lib/spec.js'
+import {
+  checkOf,
+  createAjv,
+  dereference,
+  isSecured,
+  loadSpec,
+  requestValidators,
+  routeSchema,
+  type SecurityRequirement,
+  specPath,
+  validatorCompiler,
+} from '../scripts/lib/spec.js'
 
 // validate: the full OpenAPI 3.1 schema check of swagger-parser; it throws on an invalid document.
 const { document, operations } = await loadSpec(specPath, { validate: true })
@@ -119,5 +130,76 @@ describe('the server’s document reader', () => {
     expect((doc.defs.node as { next: unknown }).next).toBe(doc.defs.node)
     expect(() => dereference({ a: { $ref: 'other.yaml#/x' } })).toThrow(/within the document/)
     expect(() => dereference({ a: { $ref: '#/nothing' } })).toThrow(/points to nothing/)
+  })
+})
+
+describe('the request validators compiled ahead of time (src/core/generated/request-validators.ts)', () => {
+  const long = (n: number, unit = 'x') => unit.repeat(n)
+  // For each part, what a caller may send: valid, and wrong in each way the schemas refuse.
+  const samples = {
+    params: [
+      { id: '1' },
+      { id: '-9223372036854775808' },
+      { id: '9223372036854775808' },
+      { id: 'abc' },
+      { id: '1.5' },
+      { id: '' },
+      {},
+    ],
+    querystring: [
+      {},
+      { limit: '100', tag: 'herb', cursor: 'MQ' },
+      { limit: '0' },
+      { limit: '101' },
+      { limit: 'ten' },
+      { limit: '1e2' },
+      { limit: '2147483648' },
+      { tag: ['a', 'b'] },
+      { tag: long(65) },
+      { cursor: long(1025) },
+    ],
+    body: [
+      { id: 1, name: 'Basil', tag: 'herb' },
+      { id: 2n ** 63n - 1n, name: long(256, '🌿') },
+      { id: 2n ** 63n, name: 'Basil' },
+      { id: '1', name: 'Basil' },
+      { id: 1.5, name: 'Basil' },
+      { name: 'Basil' },
+      { id: 1 },
+      { id: 1, name: long(257) },
+      { id: 1, name: long(257, '🌿') },
+      { id: 1, name: '\ud800' },
+      { id: 1, name: 7 },
+      { id: 1, name: 'Basil', tag: long(65) },
+      { id: 1, name: 'Basil', unknown: true },
+      [],
+      null,
+      'Basil',
+    ],
+  }
+
+  it('answers every sample as Ajv compiling the document at run time does: the result, the errors, the defaults', async () => {
+    const { operations } = await loadSpec(specPath)
+    const compile = validatorCompiler(createAjv())
+    let compared = 0
+    for (const entry of operations) {
+      const schema = routeSchema(entry)
+      for (const part of ['params', 'querystring', 'body'] as const) {
+        const partSchema = schema[part]
+        const compiled = requestValidators[entry.operationId]?.[part]
+        expect(Boolean(compiled), `${entry.operationId} ${part}`).toBe(Boolean(partSchema))
+        if (!partSchema || !compiled) continue
+        const atRunTime = compile({ schema: partSchema, httpPart: part })
+        const ahead = checkOf({ schema: partSchema, httpPart: part }, () => compiled)
+        for (const [i, sample] of samples[part].entries()) {
+          const label = `${entry.operationId} ${part}, sample ${i}`
+          expect(ahead(structuredClone(sample)), label).toEqual(atRunTime(structuredClone(sample)))
+          expect(ahead.errors, label).toEqual(atRunTime.errors)
+          compared++
+        }
+      }
+    }
+    // Each operation's parts met every sample of their kind, refused ones among them.
+    expect(compared).toBeGreaterThan(40)
   })
 })

@@ -1,13 +1,21 @@
 // Generates, from spec/openapi.yaml, @plant-store/core's src/core/generated/openapi.ts (the types of the
-// server and the handlers) and src/core/generated/document.ts (the document as a module: the one copy
-// every package reads, in a browser too), and @plant-store/client's src/client/generated/client-types.ts
+// server and the handlers), src/core/generated/document.ts (the document as a module: the one copy
+// every package reads, in a browser too), src/core/generated/handler-document.ts and
+// request-validators.ts (what the in-process handlers serve: the document without its prose, and its
+// request schemas compiled ahead of time), and @plant-store/client's src/client/generated/client-types.ts
 // (int64 as bigint) and src/client/generated/int64-answers.ts (where its answers hold int64s); `--check`
 // fails when any is stale, and so does `npm test` (test/spec.test.ts).
 import { readFile, writeFile } from 'node:fs/promises'
+import { _ } from 'ajv'
+import standaloneCodeModule from 'ajv/dist/standalone/index.js'
 import openapiTS, { astToString } from 'openapi-typescript'
 import ts from 'typescript'
 import type { Int64Shape } from '../../src/client/exact-json.js'
-import { flatten, loadSpec, specPath } from '../lib/spec.js'
+import { formats } from '../../src/core/lib/formats.js'
+import { createAjv } from '../../src/core/lib/validation.js'
+import { flatten, loadSpec, routeSchema, specPath } from '../lib/spec.js'
+
+const standaloneCode = standaloneCodeModule as unknown as typeof standaloneCodeModule.default
 
 const specUrl = new URL('../../spec/openapi.yaml', import.meta.url)
 const header = '// Generated from spec/openapi.yaml by `npm run generate`. Do not edit.\n\n'
@@ -41,6 +49,93 @@ export async function generateDocument(): Promise<string> {
   return (
     `${header}import type { Document } from '../document.js'\n\n` +
     `export const document = ${JSON.stringify(document, null, 2)} as unknown as Document\n`
+  )
+}
+
+/**
+ * The document as the in-process handlers serve it, without what only people read: every
+ * `description` and `summary`, and the info, servers and tags beyond the title and version. The
+ * values of examples, defaults and enums are data, copied whole. A page that imports the handlers
+ * gets this rather than the whole document.
+ */
+export async function generateHandlerDocument(): Promise<string> {
+  const { document } = await loadSpec(specPath)
+  const data = new Set(['value', 'example', 'default', 'const', 'enum', 'x-given-plants'])
+  const lean = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(lean)
+    if (typeof node !== 'object' || node === null) return node
+    const out: Record<string, unknown> = {}
+    for (const [key, value] of Object.entries(node)) {
+      // A property, header or example may be named `description`: only a string one is prose.
+      if ((key === 'description' || key === 'summary') && typeof value === 'string') continue
+      // JSON Schema's examples are values; OpenAPI's are Example Objects, whose prose goes.
+      out[key] = data.has(key) || (key === 'examples' && Array.isArray(value)) ? value : lean(value)
+    }
+    return out
+  }
+  const { info, servers, tags, externalDocs, ...rest } = document
+  const served = { ...(lean(rest) as object), info: { title: info.title, version: info.version } }
+  return (
+    `${header}import type { Document } from '../document.js'\n\n` +
+    `/** The document without its prose (descriptions, summaries): what the in-process handlers serve. */\n` +
+    `export const handlerDocument = ${JSON.stringify(served, null, 2)} as unknown as Document\n`
+  )
+}
+
+/** The functions of Ajv's run time the compiled validators may call, and their stand-ins in core. */
+const ajvRuntime: Record<string, string> = {
+  'require("ajv/dist/runtime/ucs2length").default': 'ucs2length',
+}
+
+/**
+ * The request schemas of every operation (path, query string, body), compiled by Ajv ahead of time
+ * with the options of the server's createAjv, so that the in-process handlers validate as the server
+ * does with neither Ajv nor the schemas' compiler in a page. Ajv writes the validators; what they
+ * call of its run time comes from core (lib/ajv-runtime.ts), the formats from lib/formats.ts.
+ */
+export async function generateRequestValidators(): Promise<string> {
+  const { operations } = await loadSpec(specPath)
+  const ajv = createAjv({ code: { source: true, esm: true, formats: _`formats`, lines: true } })
+  const names: Record<string, string> = {}
+  const table: string[] = []
+  for (const entry of operations) {
+    const schema = routeSchema(entry)
+    const parts: string[] = []
+    for (const part of ['params', 'querystring', 'body'] as const) {
+      const partSchema = schema[part]
+      if (!partSchema) continue
+      const name = `${entry.operationId}_${part}`
+      ajv.addSchema(partSchema, name)
+      names[name] = name
+      parts.push(`${part}: ${name}`)
+    }
+    table.push(`  ${entry.operationId}: {${parts.length ? ` ${parts.join(', ')} ` : ''}},`)
+  }
+  let code = standaloneCode(ajv, names).replace(/^"use strict";/, '')
+  const runtime: string[] = []
+  for (const [call, name] of Object.entries(ajvRuntime))
+    if (code.includes(call)) {
+      code = code.replaceAll(call, name)
+      runtime.push(name)
+    }
+  const left = /require\([^)]*\)/.exec(code)
+  if (left)
+    throw new Error(
+      `a request schema needs ${left[0]} of Ajv's run time: add it to src/core/lib/ajv-runtime.ts`,
+    )
+  // createAjv knows every format of ajv-formats; the compiled code finds only core's own.
+  for (const [, name] of code.matchAll(/\bformats\.([\w$]+)/g))
+    if (!(name && name in formats))
+      throw new Error(`a request schema has format ${name}: add it to src/core/lib/formats.ts`)
+  return (
+    `${header.trimEnd()}\n// @ts-nocheck: Ajv's standalone code, untyped; the table at the end is typed.\n\n` +
+    `import type { Validate } from '../lib/check.js'\n` +
+    (runtime.length ? `import { ${runtime.join(', ')} } from '../lib/ajv-runtime.js'\n` : '') +
+    `import { formats } from '../lib/formats.js'\n\n` +
+    `${code.trim()}\n\n` +
+    `/** By operation id: the compiled validators of its path parameters, query string and body. */\n` +
+    `export const requestValidators: Record<string, { params?: Validate; querystring?: Validate; body?: Validate }> = {\n` +
+    `${table.join('\n')}\n}\n`
   )
 }
 
@@ -85,6 +180,8 @@ export async function generateInt64Answers(): Promise<string> {
 export const outputs = {
   'src/core/generated/openapi.ts': generateTypes,
   'src/core/generated/document.ts': generateDocument,
+  'src/core/generated/handler-document.ts': generateHandlerDocument,
+  'src/core/generated/request-validators.ts': generateRequestValidators,
   'src/client/generated/client-types.ts': generateClientTypes,
   'src/client/generated/int64-answers.ts': generateInt64Answers,
 }

@@ -3,15 +3,18 @@
 // handlers and the client alike.
 export * from './document.js'
 export { document } from './generated/document.js'
+export { handlerDocument } from './generated/handler-document.js'
 export type { components, operations, paths, webhooks } from './generated/openapi.js'
+export { requestValidators } from './generated/request-validators.js'
 export { bearerToken, challenge, tokenInvalid, tokenRequired } from './lib/bearer.js'
+export { type Check, checkOf, type SchemaDef, type Validate } from './lib/check.js'
 export { type ErrorBody, errorBody, HttpError } from './lib/errors.js'
 export { INT64_MAX, INT64_MIN, integerText, isInt64 } from './lib/int64.js'
 export { isUnicodeText, parseJsonBody } from './lib/json-body.js'
 export { BODY_LIMIT, HEADER_LIMIT, PATH_SEGMENT_LIMIT } from './lib/limits.js'
 export { nextAddress, nextLink } from './lib/link.js'
 export { unrouted } from './lib/unrouted.js'
-export { type Check, createAjv, type SchemaDef, validatorCompiler } from './lib/validation.js'
+export { createAjv, validatorCompiler } from './lib/validation.js'
 export {
   type Answer,
   type InputOf,

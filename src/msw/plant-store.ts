@@ -5,16 +5,17 @@
 
 import {
   type Answer,
-  document as bundledDocument,
   type Document,
   dereference,
   errorBody,
   givenPlants,
   HttpError,
+  handlerDocument,
   type OperationEntry,
   openMemoryRepository,
   type operations,
   plantOperations,
+  requestValidators,
   type webhooks,
 } from '@plant-store/core'
 import { stringify } from 'lossless-json'
@@ -27,7 +28,11 @@ export interface PlantStoreOptions {
   mode?: Mode
   /** The longest `Prefer: delay=MS` honoured, in milliseconds (default 10000). */
   maxDelay?: number
-  /** The document to serve (default: spec/openapi.yaml as built into this module). */
+  /**
+   * The document to serve. Default: the kit's spec/openapi.yaml, built into @plant-store/core with its
+   * request validators compiled ahead of time. A document of your own is validated with Ajv, compiled
+   * at run time and loaded (in a page, a chunk of its own) with the first request.
+   */
   document?: Document
   /** Called for each create answered 200, as the server would send the newPlant webhook; kept through `reset()`. */
   onNewPlant?: NewPlantListener
@@ -71,17 +76,12 @@ export class PlantStore {
   private readonly permanent: NewPlantListener[]
   private listeners: NewPlantListener[] = []
 
-  constructor({
-    mode = 'stateful',
-    maxDelay = 10_000,
-    document = bundledDocument,
-    onNewPlant,
-  }: PlantStoreOptions = {}) {
+  constructor({ mode = 'stateful', maxDelay = 10_000, document, onNewPlant }: PlantStoreOptions = {}) {
     this.mode = mode
     this.maxDelay = maxDelay
     this.permanent = onNewPlant ? [onNewPlant] : []
-    const dereferenced = dereference(structuredClone(document))
-    this.reader = new RequestReader(dereferenced)
+    const dereferenced = dereference(structuredClone(document ?? handlerDocument))
+    this.reader = new RequestReader(dereferenced, document ? undefined : requestValidators)
     this.seeds = givenPlants(dereferenced)
   }
 

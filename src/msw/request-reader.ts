@@ -5,7 +5,7 @@ import {
   BODY_LIMIT,
   bearerToken,
   type Check,
-  createAjv,
+  checkOf,
   type Document,
   HttpError,
   type InputOf,
@@ -14,10 +14,12 @@ import {
   type operations,
   PATH_SEGMENT_LIMIT,
   parseJsonBody,
+  type requestValidators,
   routeSchema,
+  type Schema,
   tokenRequired,
   unrouted,
-  validatorCompiler,
+  type Validate,
 } from '@plant-store/core'
 
 type Part = 'params' | 'body' | 'querystring'
@@ -36,22 +38,43 @@ export interface ReadRequest {
   input: InputOf<keyof operations>
 }
 
+/** Validators compiled ahead of time, by operation id and part: core's requestValidators. */
+export type Validators = typeof requestValidators
+
 export class RequestReader {
   readonly operations: OperationEntry[]
   private readonly routes: Route[]
   private readonly refusal: ReturnType<typeof unrouted>
+  /** Ajv's compiler, for a document without validators compiled ahead of time; loaded on the first read. */
+  private compiler?: (schema: Schema) => Validate
+  private loading?: Promise<(schema: Schema) => Validate>
 
-  constructor(document: Document) {
+  /**
+   * `validators`: the document's validators compiled ahead of time (core's, for core's document). Without
+   * them, Ajv compiles the document's schemas at run time, and is loaded (a chunk of its own in a page)
+   * on the first request.
+   */
+  constructor(
+    document: Document,
+    private readonly validators?: Validators,
+  ) {
     this.operations = listOperations(document)
     this.refusal = unrouted(this.operations)
-    const compile = validatorCompiler(createAjv())
     this.routes = this.operations.map((entry) => {
       const names = [...entry.path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1] as string)
       const schema = routeSchema(entry)
       const checks: Route['checks'] = {}
       for (const part of ['params', 'body', 'querystring'] as const) {
         const partSchema = schema[part]
-        if (partSchema) checks[part] = compile({ schema: partSchema, httpPart: part })
+        if (!partSchema) continue
+        const compiled = validators?.[entry.operationId]?.[part]
+        if (validators && !compiled)
+          throw new Error(`no validator compiled ahead of time for ${entry.operationId}'s ${part}`)
+        checks[part] = checkOf({ schema: partSchema, httpPart: part }, () => {
+          if (compiled) return compiled
+          if (!this.compiler) throw new Error('Ajv is used before it is loaded')
+          return this.compiler(partSchema)
+        })
       }
       return { entry, pattern: new RegExp(`^${entry.path.replace(/\{[^}]+\}/g, '([^/]+)')}$`), names, checks }
     })
@@ -83,6 +106,13 @@ export class RequestReader {
       if (token === undefined) throw tokenRequired()
     }
     const body = checks.body ? await readBody(request) : undefined
+    if (!this.validators && !this.compiler) {
+      // A failed load (a page that lost its connection) is tried again by the next request.
+      this.loading ??= loadCompiler().finally(() => {
+        this.loading = undefined
+      })
+      this.compiler = await this.loading
+    }
     const input = {
       params: validate(checks.params, 'params', params),
       body: validate(checks.body, 'body', body),
@@ -90,6 +120,13 @@ export class RequestReader {
     }
     return { entry, token, input: input as ReadRequest['input'] }
   }
+}
+
+/** Ajv with the server's options, from a module of core's own, so that a page loads it only when needed. */
+async function loadCompiler(): Promise<(schema: Schema) => Validate> {
+  const { createAjv } = await import('@plant-store/core/validation')
+  const ajv = createAjv()
+  return (schema) => ajv.compile(schema)
 }
 
 /** The body as the server's content-type parsers take it: application/json alone, within the limit. */
