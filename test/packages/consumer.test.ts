@@ -3,7 +3,7 @@
 // used in Chromium against the plant store three ways: MSW's service worker in the page (Vite's dev
 // server, and a preview of its build), the sandbox behind Vite's proxy, and the sandbox over CORS. In each
 // the app reads one plant, pages through the list, adds plants and shows a refusal's message.
-import { cp, mkdtemp, rm } from 'node:fs/promises'
+import { cp, mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
@@ -51,6 +51,18 @@ beforeAll(async () => {
 
 afterAll(async () => {
   if (work) await rm(work, { recursive: true, force: true })
+})
+
+// The client README's React code, marked `<!-- consumer-app: FILE -->`: each run of lines between `// …`
+// lines is in the app's file as it is written, so the README shows code this test runs.
+it("holds the client README's React code as the README shows it", async () => {
+  const readme = await readFile(join(repoRoot, 'src/client/README.md'), 'utf8')
+  const blocks = [...readme.matchAll(/<!-- consumer-app: (\S+) -->\n```tsx?\n([\s\S]*?)```/g)]
+  expect(blocks.map((block) => block[1])).toEqual(['src/app.tsx', 'vite.config.ts'])
+  for (const [, file = '', code = ''] of blocks) {
+    const source = await readFile(join(repoRoot, 'test/packages/consumer-app', file), 'utf8')
+    for (const excerpt of code.split(/^\/\/ …\n/m)) expect(source, file).toContain(excerpt)
+  }
 })
 
 it('type-checks strict with tsc --noEmit against the installed packages', async () => {
