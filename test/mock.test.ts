@@ -196,3 +196,28 @@ describe('npm run mock', () => {
     expect(answer.headers['access-control-expose-headers']).toBe('*')
   })
 })
+
+describe('npm run mock:dynamic', () => {
+  let dynamic: Started
+  beforeAll(async () => {
+    dynamic = await startProcess({ ...mock({}, true), timeoutMs: 60_000 })
+  }, 90_000)
+  afterAll(async () => {
+    await dynamic?.stop()
+  })
+
+  it('takes an int64 id Prism alone refuses, and answers with generated data', async () => {
+    const answer = await send(dynamic.url, get('/plants/-9223372036854775808'), bearer)
+    expect(answer.status, shown(answer)).toBe(200)
+    expect(answer.json).toMatchObject({ id: expect.any(Number), name: expect.any(String) })
+  })
+
+  it('refuses as the server does', async () => {
+    const request = json('POST', '/plants', '{"id":1,"name":42}')
+    const [fromDynamic, fromServer] = await Promise.all([
+      send(dynamic.url, request, bearer),
+      send(server.url, request, bearer),
+    ])
+    expect(shown(fromDynamic)).toBe(shown(fromServer))
+  })
+})
