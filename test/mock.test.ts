@@ -149,6 +149,7 @@ describe('npm run mock', () => {
       json('POST', '/plants', JSON.stringify({ id: 9, name: '🌱'.repeat(64) })),
     ],
     ['an id written 1e18', json('POST', '/plants', '{"id":1e18,"name":"Basil"}')],
+    ['a request that accepts only text/plain', { ...get('/plants/1'), headers: { accept: 'text/plain' } }],
   ] as [string, RequestSpec][])('takes %s as the server does', async (_, request) => {
     const { mock: fromMock, server: fromServer } = await both(request)
     // The server's answer may depend on what it stores (404); what matters is that it did not refuse.

@@ -266,8 +266,10 @@ function refuse(res: ServerResponse, req: IncomingMessage, error: unknown, secur
   res.end(body)
 }
 
-// Hop-by-hop headers, and what the front sets itself on a request it rewrites.
+// Hop-by-hop headers, what the front sets itself on a request it rewrites, and Accept: the server
+// answers JSON whatever a request accepts, where Prism would answer 406.
 const notForwarded = new Set([
+  'accept',
   'host',
   'connection',
   'keep-alive',
