@@ -195,10 +195,12 @@ for (const targetName of TARGETS.filter((t) => !isStateless(t))) {
       const firstProblems = validateAnswer(listPlants, first, { requiredHeaders: ['link'] })
       expect(first.json, `page 1: ${describeAnswer(first)}\n${firstProblems.join('\n')}`).toEqual([plants[0]])
       expect(firstProblems, describeAnswer(first)).toEqual([])
-      const next = nextAddress(first.headers.link)
-      if (!next) throw new Error(`page 1 has no Link to follow: ${describeAnswer(first)}`)
+      const linked = nextAddress(first.headers.link)
+      if (!linked) throw new Error(`page 1 has no Link to follow: ${describeAnswer(first)}`)
+      // As a client does: against the address of the request that got the page (RFC 3986 §5).
+      const next = new URL(linked, first.url ?? new URL('/plants?limit=1', t.url)).href
       const second = await send(t.url, { method: 'GET', path: next, auth: { kind: 'principal' } }, auth)
-      expect(second.json, `page 2 (${next}): ${describeAnswer(second)}`).toEqual([plants[1]])
+      expect(second.json, `page 2 (${linked} → ${next}): ${describeAnswer(second)}`).toEqual([plants[1]])
       expect(
         second.headers.link,
         `the last page must not link further: ${describeAnswer(second)}`,

@@ -108,6 +108,20 @@ describe('stateful mode', () => {
     expect(ids.filter((id) => id >= 100)).toEqual([100, 101, 102, 103, 104, 105, 106])
   })
 
+  it("answers Link as a query-only reference, which keeps the page's path, tag included", async () => {
+    for (let id = 100; id < 103; id++)
+      await fetch(`${BASE}/plants`, { method: 'POST', ...json(`{"id":${id},"name":"p${id}","tag":"t"}`) })
+    const page = await fetch(`${BASE}/plants?limit=1&tag=t`, { headers: auth() })
+    const link = String(page.headers.get('link'))
+    expect(link).toMatch(/^<\?[^>]+>; rel="next"$/)
+    const next = new URL(String(nextAddress(link)), page.url)
+    expect([next.origin + next.pathname, next.searchParams.get('tag'), next.searchParams.get('limit')]).toEqual([
+      `${BASE}/plants`,
+      't',
+      '1',
+    ])
+  })
+
   it('answers bad requests with the same status and message as the real server', async () => {
     const app = await build()
     const requests: { method: string; url: string; headers?: Record<string, string>; body?: string }[] = [

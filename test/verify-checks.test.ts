@@ -6,8 +6,9 @@ import { document as shipped } from '@plant-store/core'
 import { describe, expect, it } from 'vitest'
 import { coverageProbes } from '../contracts/lib/coverage-probes.js'
 import { interfaceOf, loadDocument } from '../contracts/lib/document.js'
-import { acceptedStatuses } from '../contracts/lib/explore.js'
-import { answerOf } from '../contracts/lib/http.js'
+import { acceptedStatuses, pagesAfter, resolveLink, type State } from '../contracts/lib/explore.js'
+import { type Answer, answerOf } from '../contracts/lib/http.js'
+import { EXACT } from '../contracts/lib/plant-judging.js'
 import { judgeAnswer } from '../contracts/lib/validate.js'
 import { CHECK_NAMES, CHECKS, finding, selectChecks } from '../contracts/verify/checks.js'
 import { showsExample } from '../contracts/verify/judging.js'
@@ -133,5 +134,128 @@ describe('answers judged by what the document promises', () => {
     const noToken = probes.find((p) => p.entry.operationId === 'replacePlant' && p.defect === 'auth: none')
     if (!noToken) throw new Error('no replace without a token')
     expect(acceptedStatuses(noToken, new Map())).toEqual([401])
+  })
+})
+
+describe('Link followed as the RFCs allow it, against the address of the request that got the page', () => {
+  // A store mounted below /api, as a proxy shows it, whose pages give their Link in one form or another.
+  const ORIGIN = 'http://store.test'
+  const plants = [1n, 2n, 3n, 4n, 5n, 6n].map((id) => ({
+    id,
+    name: `p${id}`,
+    ...(id % 2n ? { tag: 'odd' } : {}),
+  }))
+  const state: State = new Map(plants.map((p) => [p.id, p]))
+  type Form = (query: URLSearchParams) => string
+  const forms: Record<string, Form> = {
+    absolute: (q) => `${ORIGIN}/api/plants?${q}`,
+    'network-path': (q) => `//store.test/api/plants?${q}`,
+    'path-absolute': (q) => `/api/plants?${q}`,
+    'path-relative': (q) => `plants?${q}`,
+    'query-only': (q) => `?${q}`,
+  }
+
+  /** The store's answer to a GET of `address`; `link` writes the next page's query as a target. */
+  function store(address: string, link: (query: URLSearchParams, asked: URLSearchParams) => string): Answer {
+    const url = new URL(address)
+    if (url.origin !== ORIGIN || url.pathname !== '/api/plants')
+      return {
+        ...answerOf(404, { 'content-type': 'application/json' }, '{"error":404,"message":"no"}'),
+        url: url.href,
+      }
+    const limit = Number(url.searchParams.get('limit') ?? 20)
+    const tag = url.searchParams.get('tag')
+    const after = BigInt(url.searchParams.get('cursor') ?? 0)
+    const kept = plants.filter((p) => (tag === null || p.tag === tag) && p.id > after)
+    const page = kept.slice(0, limit)
+    const headers: Record<string, string> = { 'content-type': 'application/json' }
+    if (kept.length > limit) {
+      const next = new URLSearchParams({ limit: String(limit), ...(tag === null ? {} : { tag }) })
+      next.set('cursor', String(page.at(-1)?.id))
+      headers.link = `<${link(next, url.searchParams)}>; rel="next"`
+    }
+    const text = JSON.stringify(page.map((p) => ({ ...p, id: Number(p.id) })))
+    return { ...answerOf(200, headers, text), url: url.href }
+  }
+
+  /** pagesAfter's findings for a walk from `first`, and every address it asked for. */
+  async function walk(first: string, link: (query: URLSearchParams, asked: URLSearchParams) => string) {
+    const asked: string[] = []
+    const query = Object.fromEntries(new URL(first, ORIGIN).searchParams)
+    const findings = await pagesAfter(
+      'listPlants',
+      first,
+      query,
+      state,
+      store(`${ORIGIN}/api${first}`, link),
+      EXACT,
+      async (path) => {
+        asked.push(path)
+        return store(path, link)
+      },
+    )
+    return { findings: findings.map((f) => `${f.check}: ${f.message}`), asked }
+  }
+
+  it.each(Object.entries(forms))(
+    'follows a %s target to every page, and finds nothing wrong',
+    async (_, form) => {
+      const { findings, asked } = await walk('/plants?limit=2', (q) => form(q))
+      expect(findings).toEqual([])
+      expect(asked).toEqual([
+        `${ORIGIN}/api/plants?limit=2&cursor=2`,
+        `${ORIGIN}/api/plants?limit=2&cursor=4`,
+      ])
+    },
+  )
+
+  it.each(Object.entries(forms))('keeps the tag filter of a %s target', async (_, form) => {
+    const { findings, asked } = await walk('/plants?limit=1&tag=odd', (q) => form(q))
+    expect(findings).toEqual([])
+    expect(asked).toHaveLength(2)
+  })
+
+  it('catches a Link that drops the tag filter', async () => {
+    const { findings } = await walk('/plants?limit=1&tag=odd', (q) => {
+      q.delete('tag')
+      return `?${q}`
+    })
+    expect(findings).toHaveLength(1)
+    expect(findings[0]).toMatch(/^link_conformance: page 2 \(\/api\/plants\?limit=1&cursor=1, from the Link/)
+  })
+
+  it('catches a Link that loops back to the page it came with', async () => {
+    const { findings } = await walk('/plants?limit=2', (_, asked) => `?${asked}`)
+    // Each plant of the repeated page is wrong, each a finding of the Link's.
+    expect(findings).toHaveLength(2)
+    for (const f of findings)
+      expect(f).toMatch(/^link_conformance: page 2 \(\/api\/plants\?limit=2, .*: plant \d of the page/)
+  })
+
+  it('catches a path-absolute Link that leaves the prefix it came by', async () => {
+    const { findings, asked } = await walk('/plants?limit=2', (q) => `/plants?${q}`)
+    expect(asked).toEqual([`${ORIGIN}/plants?limit=2&cursor=2`])
+    expect(findings).toHaveLength(1)
+    expect(findings[0]).toMatch(/^link_conformance: page 2 \(\/plants\?limit=2&cursor=2, .*\) answered 404/)
+  })
+
+  it("does not follow a Link to another origin with the principal's token", async () => {
+    const { findings, asked } = await walk('/plants?limit=2', (q) => `http://elsewhere.test/api/plants?${q}`)
+    expect(asked).toEqual([])
+    expect(findings).toEqual([
+      'link_conformance: page 2 (http://elsewhere.test/api/plants?limit=2&cursor=2, from the Link of the page before): the Link leads to http://elsewhere.test/api/plants?limit=2&cursor=2, away from http://store.test, the store that answered the page',
+    ])
+  })
+
+  it("resolves against the page's own address, not a base URL", () => {
+    const page = 'http://gateway.test/api/v1/plants?limit=2'
+    expect(resolveLink('?limit=2&cursor=Mg', page)).toBe(
+      'http://gateway.test/api/v1/plants?limit=2&cursor=Mg',
+    )
+    expect(resolveLink('plants?cursor=Mg', page)).toBe('http://gateway.test/api/v1/plants?cursor=Mg')
+    expect(resolveLink('/plants?cursor=Mg', page)).toBe('http://gateway.test/plants?cursor=Mg')
+    expect(resolveLink('//other.test/p?cursor=Mg', page)).toBe('http://other.test/p?cursor=Mg')
+    // An answer that does not record its address: the path it was asked by.
+    expect(resolveLink('?cursor=Mg', '/plants?limit=2')).toBe('/plants?cursor=Mg')
   })
 })

@@ -166,10 +166,37 @@ export function pageFindings(
   return wrong.map((message) => finding('store_conformance', message))
 }
 
-/** A Link target resolved against the address of the page it came with (RFC 8288, RFC 3986 §5). */
+const NO_ORIGIN = 'http://origin.invalid'
+
+/**
+ * A Link target, in any form RFC 8288 allows (absolute, network-path, path-absolute, path-relative or
+ * query-only), resolved against `from`, the address of the request that got the page (RFC 8288 §3.2,
+ * RFC 3986 §5.2): an answer's `url`. Never against a base of the verifier's own, which a store mounted
+ * below a proxy's prefix does not know. The result is absolute, which the senders send as it is; only
+ * a `from` without an origin (an answer that does not record its address) gives back a path.
+ */
 export function resolveLink(target: string, from: string): string {
-  const base = new URL(from, 'http://origin.invalid')
+  const base = new URL(from, NO_ORIGIN)
   const url = new URL(target, base)
+  return base.origin === NO_ORIGIN && url.origin === NO_ORIGIN ? `${url.pathname}${url.search}` : url.href
+}
+
+/**
+ * Why a resolved Link is not followed, or undefined: one that leaves the origin of the page it came
+ * with is not the same store's next page, and the principal's token is not sent there.
+ */
+export function linkLeaves(resolved: string, from: string): string | undefined {
+  const base = new URL(from, NO_ORIGIN)
+  const url = new URL(resolved, base)
+  return url.origin === base.origin
+    ? undefined
+    : `the Link leads to ${url.href}, away from ${base.origin}, the store that answered the page`
+}
+
+/** A followed address as messages show it: path and query on the origin of the page before, else whole. */
+export function shownAddress(address: string, from: string): string {
+  const base = new URL(from, NO_ORIGIN)
+  const url = new URL(address, base)
   return url.origin === base.origin ? `${url.pathname}${url.search}` : url.href
 }
 
@@ -201,9 +228,15 @@ export async function pagesAfter(
       )
       return findings
     }
-    path = resolveLink(target, path)
+    const from = answer.url ?? path
+    path = resolveLink(target, from)
+    const where = `page ${page} (${shownAddress(path, from)}, from the Link of the page before)`
+    const leaves = linkLeaves(path, from)
+    if (leaves) {
+      findings.push(finding('link_conformance', `${where}: ${leaves}`))
+      return findings
+    }
     answer = await get(path)
-    const where = `page ${page} (${path}, from the Link of the page before)`
     if (answer.status !== 200 || !answer.isJson) {
       findings.push(finding('link_conformance', `${where} answered ${describeAnswer(answer)}`))
       return findings

@@ -37,6 +37,8 @@ export interface Answer {
   /** The parsed body when it is JSON. */
   json: unknown
   isJson: boolean
+  /** The address the request went to: what a Link in the answer is resolved against (RFC 3986 §5). */
+  url?: string
 }
 
 /**
@@ -70,7 +72,8 @@ export async function send(
   if (authorization !== undefined) headers.authorization = authorization
   if (request.contentType !== undefined) headers['content-type'] = request.contentType
   if (request.stall) return sendStalled(baseUrl, request, headers)
-  const response = await fetch(new URL(request.path, baseUrl), {
+  const url = new URL(request.path, baseUrl)
+  const response = await fetch(url, {
     method: request.method,
     headers,
     // A string body makes fetch add `text/plain` when no Content-Type is given; bytes it sends bare.
@@ -86,7 +89,7 @@ export async function send(
   response.headers.forEach((value, name) => {
     answerHeaders[name.toLowerCase()] = value
   })
-  return answerOf(response.status, answerHeaders, text)
+  return { ...answerOf(response.status, answerHeaders, text), url: url.href }
 }
 
 /** How long a stalled request waits for its answer: well past any timeout a target is started with. */
@@ -126,7 +129,7 @@ function sendStalled(
         const colon = line.indexOf(':')
         if (colon > 0) answerHeaders[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim()
       }
-      resolve(answerOf(status, answerHeaders, rest.join('\r\n\r\n')))
+      resolve({ ...answerOf(status, answerHeaders, rest.join('\r\n\r\n')), url: url.href })
     })
   })
 }

@@ -8,6 +8,7 @@ import { nextAddress } from '@plant-store/core'
 import fc from 'fast-check'
 import type { CheckName } from '../verify/checks.js'
 import type { OperationEntry } from './document.js'
+import { resolveLink } from './explore.js'
 import { type Answer, type Endpoint, type RequestSpec, send } from './http.js'
 import { initialModel, type PrincipalModel, type StoreModel } from './model.js'
 import {
@@ -171,7 +172,9 @@ ${session.log.join('\n')}`)
         if (answer.status !== list.success)
           throw new Error(`cleanup: GET ${address} answered ${answer.status}`)
         plants.push(...(parseExact(answer.text) as unknown[]))
-        address = nextAddress(answer.headers.link)
+        const next = nextAddress(answer.headers.link)
+        // Resolved against the address the page came from, as a client does (RFC 3986 §5).
+        address = next === undefined ? undefined : resolveLink(next, answer.url ?? address)
       }
       if (plants.length === 0) return
       await this.remove(

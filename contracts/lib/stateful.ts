@@ -15,7 +15,7 @@ import fc from 'fast-check'
 import type { CheckName, Finding } from '../verify/checks.js'
 import { flatten, type JsonSchema, type OperationEntry, type Parameter } from './document.js'
 import { canonical, jsonText, parseExact } from './exact-json.js'
-import { resolveLink } from './explore.js'
+import { linkLeaves, resolveLink, shownAddress } from './explore.js'
 import type { Answer, RequestSpec } from './http.js'
 import {
   type Expected,
@@ -437,6 +437,8 @@ export async function walkList(
     Number.POSITIVE_INFINITY
   const query = limit !== undefined && list.pageSize ? `?${list.pageSize.name}=${limit}` : ''
   let address: string | undefined = `${list.entry.path}${query}`
+  /** The page's address as messages show it. */
+  let addressShown = address
   const seen: string[] = []
   const seenKeys: bigint[] = []
   const where = `${list.entry.operationId} as p${principal}${limit === undefined ? '' : ` (limit ${limit})`}`
@@ -457,7 +459,7 @@ export async function walkList(
     if (answer.status !== list.success)
       throw new Mismatch(
         page > 1 ? 'link_conformance' : 'status_code_conformance',
-        `${where}: page ${page} (${address}${through}) answered ${answer.status} ${answer.text}`,
+        `${where}: page ${page} (${addressShown}${through}) answered ${answer.status} ${answer.text}`,
       )
     const found = judgeAnswer(list.entry, answer, answerOptions(judging))
     const first = found[0]
@@ -537,7 +539,13 @@ export async function walkList(
         'link_conformance',
         `${where}: page ${page} has no Link, but ${wanted.length - seen.length} more plants follow: [${wanted.slice(seen.length).join(', ')}]`,
       )
-    address = next === undefined ? undefined : resolveLink(next, address)
+    if (next === undefined) return
+    // Resolved against the address the page came from (RFC 3986 §5), whatever form the target has.
+    const from = answer.url ?? address
+    address = resolveLink(next, from)
+    addressShown = shownAddress(address, from)
+    const leaves = linkLeaves(address, from)
+    if (leaves) throw new Mismatch('link_conformance', `${where}: page ${page}: ${leaves}`)
   }
 }
 

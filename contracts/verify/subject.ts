@@ -4,7 +4,7 @@
 import { nextAddress } from '@plant-store/core'
 import type { OperationEntry } from '../lib/document.js'
 import { parseExact } from '../lib/exact-json.js'
-import { resolveLink } from '../lib/explore.js'
+import { linkLeaves, resolveLink } from '../lib/explore.js'
 import { type Answer, type Endpoint, type RequestSpec, send } from '../lib/http.js'
 
 /** A plant as the verifier reads it: ids as bigint, exact. */
@@ -39,11 +39,11 @@ export class Subject {
   }
 
   /**
-   * A document path (`/plants`) under the base URL's path; a Link's address, which already holds it
-   * (or is absolute), as it is.
+   * A document path (`/plants`) under the base URL's path; an absolute URL (a Link resolved against
+   * the page it came with) as it is.
    */
   private under(path: string): string {
-    if (!path.startsWith('/') || !this.prefix || path.startsWith(`${this.prefix}/`)) return path
+    if (!path.startsWith('/') || !this.prefix) return path
     return `${this.prefix}${path}`
   }
 
@@ -126,7 +126,13 @@ export class Subject {
         })
       plants.push(...(items as OwnedPlant[]))
       const next = nextAddress(answer.headers.link)
-      address = next === undefined ? undefined : resolveLink(next, address)
+      if (next === undefined) return plants
+      // Resolved against the address the page came from (RFC 3986 §5), not against the base URL.
+      const from = answer.url ?? address
+      address = resolveLink(next, from)
+      const leaves = linkLeaves(address, from)
+      if (leaves)
+        throw Object.assign(new Error(`GET ${from} with token ${principal + 1}: ${leaves}`), { answer })
     }
     return plants
   }

@@ -1,11 +1,22 @@
-// Follows a list's `Link: <…>; rel="next"` headers from page to page, as a client would.
+// Follows a list's `Link: <…>; rel="next"` headers from page to page, as a client would: each target
+// resolved against the address of the request that got the page (RFC 8288 §3.2, RFC 3986 §5), so a
+// store mounted below a path prefix (`http://host/api`) is paged through the same way.
 import { nextAddress } from '@plant-store/core'
 
 export interface Page {
   /** The page's address (path and query), as requested. */
   address: string
+  /** The page's full URL, as requested. */
+  url: string
   status: number
   body: unknown
+}
+
+/** `first` (a path such as `/plants?limit=2`) below `baseUrl`, whose own path it keeps (`http://host/api`). */
+export function addressBelow(baseUrl: string, first: string): URL {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(first)) return new URL(first)
+  const base = new URL(baseUrl)
+  return new URL(`${base.pathname.replace(/\/+$/, '')}/${first.replace(/^\/+/, '')}`, base.origin)
 }
 
 /**
@@ -18,17 +29,17 @@ export async function* followLinks(
   headers: Record<string, string>,
   maxPages = 1_000,
 ): AsyncGenerator<Page> {
-  let address: string | undefined = first
-  for (let pages = 0; address !== undefined; pages++) {
+  let url: URL | undefined = addressBelow(baseUrl, first)
+  for (let pages = 0; url !== undefined; pages++) {
     if (pages === maxPages) throw new Error(`more than ${maxPages} pages follow ${first}`)
-    const response: Response = await fetch(new URL(address, baseUrl), {
-      headers,
-      signal: AbortSignal.timeout(10_000),
-    })
+    const response: Response = await fetch(url, { headers, signal: AbortSignal.timeout(10_000) })
     const text = await response.text()
-    yield { address, status: response.status, body: text ? JSON.parse(text) : undefined }
+    const address = `${url.pathname}${url.search}`
+    yield { address, url: url.href, status: response.status, body: text ? JSON.parse(text) : undefined }
     if (response.status !== 200) return
-    address = nextAddress(response.headers.get('link'))
+    const target = nextAddress(response.headers.get('link'))
+    // The address the request went to (after any redirect), not a base of our own.
+    url = target === undefined ? undefined : new URL(target, response.url || url)
   }
 }
 

@@ -61,7 +61,8 @@ export const plantOperations: PlantOperations = {
     if (rows.length > limit && last) {
       const next = new URLSearchParams({ limit: String(limit), ...(tag === undefined ? {} : { tag }) })
       next.set('cursor', encodeCursor(BigInt(last.id)))
-      return { status: 200, body: page, headers: { link: nextLink(`/plants?${next}`) } }
+      // Query-only: it keeps the path the request came by, prefix and all (RFC 3986 §5.2).
+      return { status: 200, body: page, headers: { link: nextLink(`?${next}`) } }
     }
     return { status: 200, body: page }
   },

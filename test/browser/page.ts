@@ -43,7 +43,8 @@ async function run() {
 
   const ids: string[] = []
   const addresses: string[] = []
-  // Link's address as it comes, handed to fetch: the browser resolves it against the page, as an app's would.
+  // Link's target resolved against the address of the page it came with (RFC 3986 §5), as an app's
+  // would: fetch alone would resolve it against this document's address instead.
   let address: string | undefined = `${api}/plants?limit=1`
   while (address && addresses.length < 50) {
     addresses.push(address)
@@ -51,7 +52,8 @@ async function run() {
     if (page.status !== 200) break
     // The ids as the server wrote them: JSON.parse would round the largest.
     ids.push(...[...(await page.text()).matchAll(/"id":(-?\d+)/g)].map((m) => m[1] as string))
-    address = nextAddress(page.headers.get('link'))
+    const next = nextAddress(page.headers.get('link'))
+    address = next === undefined ? undefined : new URL(next, page.url).href
   }
   const below = addresses.every((a) => a.startsWith(`${api}/plants?`))
   show(

@@ -25,12 +25,24 @@ import { checksFor } from './examples.js'
 
 /** The document's operation a request goes to, by its method and path. */
 export function operationFor(ctx: Context, method: string, path: string): OperationEntry | undefined {
-  const bare = path.split('?')[0] ?? ''
+  // A followed Link is sent as an absolute URL: its path below the base URL's is the document's.
+  const bare = /^[a-z][a-z0-9+.-]*:/i.test(path)
+    ? belowBase(ctx.subject.baseUrl, path)
+    : (path.split('?')[0] ?? '')
   return ctx.loaded.operations.find(
     (e) =>
       e.method === method.toLowerCase() &&
       new RegExp(`^${e.path.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(bare),
   )
+}
+
+/** The path of an absolute URL below the base URL's own path ('' when it is not on the base URL). */
+function belowBase(baseUrl: string, address: string): string {
+  const base = new URL(baseUrl)
+  const url = new URL(address)
+  const prefix = base.pathname.replace(/\/+$/, '')
+  if (url.origin !== base.origin || !url.pathname.startsWith(`${prefix}/`)) return ''
+  return url.pathname.slice(prefix.length)
 }
 
 /** The probes of a run: the same for the same document, seed and id base, so one can be replayed by its number. */

@@ -274,7 +274,7 @@ export const document = {
           "plants"
         ],
         "summary": "List plants",
-        "description": "Lists the caller's plants in ascending order of id (addition to 1.0.0).\n\nA page holds at most `limit` plants. When more follow, the `Link` header carries the\naddress of the next page with `rel=\"next\"`; follow it as it is. The cursor in it is\nopaque: it may change form between versions, and only the server makes it.\n",
+        "description": "Lists the caller's plants in ascending order of id (addition to 1.0.0).\n\nA page holds at most `limit` plants. When more follow, the `Link` header gives the next\npage with `rel=\"next\"`; follow it as it is. Its target may be any URI reference RFC 8288\nallows (absolute, network-path, path-absolute, path-relative or query-only), resolved\nagainst the address of the request that got the page (RFC 8288 §3.2, RFC 3986 §5), as\n`new URL(target, requestUrl)` does. The kit's stores answer with a query-only reference,\n`<?limit=2&cursor=…>; rel=\"next\"`, which keeps the request's path: paging keeps working\nbehind a proxy or gateway that mounts the store under a path prefix the store does not\nknow. The cursor in it is opaque: it may change form between versions, and only the\nserver makes it.\n",
         "parameters": [
           {
             "name": "limit",
@@ -1004,12 +1004,12 @@ export const document = {
         "example": "\"default\";r=998;t=42"
       },
       "Link": {
-        "description": "`<address of the next page>; rel=\"next\"`, present when more plants follow\n(addition to 1.0.0).\n",
+        "description": "`<target of the next page>; rel=\"next\"`, present when more plants follow\n(addition to 1.0.0). The target is any URI reference RFC 8288 allows: absolute\n(`https://store.example/plants?cursor=MQ`), network-path, path-absolute\n(`/plants?cursor=MQ`), path-relative (`plants?cursor=MQ`) or query-only\n(`?cursor=MQ`). A client resolves it against the address of the request that got the\npage (RFC 8288 §3.2, RFC 3986 §5), never against a base URL of its own. The kit's stores\nanswer with a query-only reference, so that a proxy that mounts the store under a\nprefix (`/api/plants` → `/plants`) keeps paging working.\n",
         "schema": {
           "type": "string",
           "pattern": "^<[^>]+>; rel=\"next\"$"
         },
-        "example": "</plants?limit=1&cursor=MQ>; rel=\"next\""
+        "example": "<?limit=1&cursor=MQ>; rel=\"next\""
       },
       "Retry-After": {
         "description": "Seconds to wait before trying again, on every 429 and 503 (addition to 1.0.0).",

@@ -12,9 +12,15 @@ export interface paths {
          * List plants
          * @description Lists the caller's plants in ascending order of id (addition to 1.0.0).
          *
-         *     A page holds at most `limit` plants. When more follow, the `Link` header carries the
-         *     address of the next page with `rel="next"`; follow it as it is. The cursor in it is
-         *     opaque: it may change form between versions, and only the server makes it.
+         *     A page holds at most `limit` plants. When more follow, the `Link` header gives the next
+         *     page with `rel="next"`; follow it as it is. Its target may be any URI reference RFC 8288
+         *     allows (absolute, network-path, path-absolute, path-relative or query-only), resolved
+         *     against the address of the request that got the page (RFC 8288 §3.2, RFC 3986 §5), as
+         *     `new URL(target, requestUrl)` does. The kit's stores answer with a query-only reference,
+         *     `<?limit=2&cursor=…>; rel="next"`, which keeps the request's path: paging keeps working
+         *     behind a proxy or gateway that mounts the store under a path prefix the store does not
+         *     know. The cursor in it is opaque: it may change form between versions, and only the
+         *     server makes it.
          */
         get: operations["listPlants"];
         put?: never;
@@ -419,9 +425,15 @@ export interface components {
          */
         RateLimit: string;
         /**
-         * @description `<address of the next page>; rel="next"`, present when more plants follow
-         *     (addition to 1.0.0).
-         * @example </plants?limit=1&cursor=MQ>; rel="next"
+         * @description `<target of the next page>; rel="next"`, present when more plants follow
+         *     (addition to 1.0.0). The target is any URI reference RFC 8288 allows: absolute
+         *     (`https://store.example/plants?cursor=MQ`), network-path, path-absolute
+         *     (`/plants?cursor=MQ`), path-relative (`plants?cursor=MQ`) or query-only
+         *     (`?cursor=MQ`). A client resolves it against the address of the request that got the
+         *     page (RFC 8288 §3.2, RFC 3986 §5), never against a base URL of its own. The kit's stores
+         *     answer with a query-only reference, so that a proxy that mounts the store under a
+         *     prefix (`/api/plants` → `/plants`) keeps paging working.
+         * @example <?limit=1&cursor=MQ>; rel="next"
          */
         Link: string;
         /**
