@@ -1,5 +1,6 @@
 // What the handlers and the client add to a web page: builds small apps with Vite, from the packages as
 // an app imports them, and prints each app's JavaScript, minified and gzipped, and the differences.
+// test/bundle-size.test.ts measures the same apps from the sources, to hold the handlers to a budget.
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
@@ -27,9 +28,9 @@ for await (const plant of plants.plants({ tag: 'herb' })) document.body.append(p
 document.body.append(ok(await plants.GET('/plants/{id}', { params: { path: { id: 1n } } })).name)
 `,
 } as const
-type App = keyof typeof apps
+export type App = keyof typeof apps
 
-interface Size {
+export interface Size {
   /** Bytes of the JavaScript the page loads at start: the entry chunk and what it imports statically. */
   minified: number
   gzip: number
@@ -49,7 +50,15 @@ interface Chunk {
   imports: string[]
 }
 
-async function measure(work: string, app: App): Promise<Size> {
+/** The packages' sources, for a build that needs no `npm run build` first (the test's). */
+const sources = [
+  ['@plant-store/core/validation', 'src/core/lib/validation.ts'],
+  ['@plant-store/core', 'src/core/index.ts'],
+  ['@plant-store/msw', 'src/msw/index.ts'],
+  ['@plant-store/client', 'src/client/index.ts'],
+].map(([name, path]) => ({ find: new RegExp(`^${name}$`), replacement: join(repoRoot, path as string) }))
+
+async function measure(work: string, app: App, fromSources: boolean): Promise<Size> {
   const root = join(work, app)
   await mkdir(root, { recursive: true })
   await writeFile(
@@ -61,6 +70,7 @@ async function measure(work: string, app: App): Promise<Size> {
     root,
     configFile: false,
     logLevel: 'silent',
+    resolve: fromSources ? { alias: sources } : {},
     build: { write: false, reportCompressedSize: false, modulePreload: { polyfill: false } },
   })
   const outputs = (Array.isArray(result) ? result : [result]) as { output: (Chunk | { type: 'asset' })[] }[]
@@ -91,35 +101,49 @@ async function measure(work: string, app: App): Promise<Size> {
 
 const kB = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`
 
-/** One line of the table: minified and gzip, with what only a dynamic import() loads in brackets. */
+/** One line of the table: what a page loads at start, and what only a dynamic import() loads. */
 function row(label: string, size: Size): string {
-  const lazy =
-    size.lazyMinified > 0
-      ? `   (+ ${kB(size.lazyMinified)} / ${kB(size.lazyGzip)} loaded only on demand)`
-      : ''
-  return `${label.padEnd(44)} ${kB(size.minified).padStart(9)}  ${kB(size.gzip).padStart(9)}${lazy}`
+  const lazy = size.lazyMinified > 0 ? `${kB(size.lazyMinified)} / ${kB(size.lazyGzip)}` : '–'
+  return `${label.padEnd(40)} ${kB(size.minified).padStart(9)} ${kB(size.gzip).padStart(9)}   ${lazy}`
 }
 
-const minus = (a: Size, b: Size): Size => ({
+export const minus = (a: Size, b: Size): Size => ({
   minified: a.minified - b.minified,
   gzip: a.gzip - b.gzip,
   lazyMinified: a.lazyMinified - b.lazyMinified,
   lazyGzip: a.lazyGzip - b.lazyGzip,
 })
 
-// Inside the kit's node_modules, so that the apps resolve msw and the packages as an installed app does.
-const cache = join(repoRoot, 'node_modules/.cache')
-await mkdir(cache, { recursive: true })
-const work = await mkdtemp(join(cache, 'bundle-size-'))
-try {
-  for (const name of ['core', 'msw', 'client'])
-    await readFile(join(repoRoot, `src/${name}/dist/index.js`)).catch(() => {
-      throw new Error(`src/${name} is not built: run \`npm run build\` first (\`npm run bench:bundle\` does)`)
-    })
-  const sizes = {} as Record<App, Size>
-  for (const app of Object.keys(apps) as App[]) sizes[app] = await measure(work, app)
-  console.log(`JavaScript a page loads, built by Vite ${version} (minified, gzip level 9):\n`)
-  console.log(`${''.padEnd(44)} ${'minified'.padStart(9)}  ${'gzip'.padStart(9)}`)
+/**
+ * Each app's JavaScript. By default from the packages as built (`npm run build`), resolved as an installed
+ * app resolves them; `fromSources` builds the packages' TypeScript sources instead.
+ */
+export async function measureApps({ fromSources = false } = {}): Promise<Record<App, Size>> {
+  // Inside the kit's node_modules, so that the apps resolve msw and the packages as an installed app does.
+  const cache = join(repoRoot, 'node_modules/.cache')
+  await mkdir(cache, { recursive: true })
+  const work = await mkdtemp(join(cache, 'bundle-size-'))
+  try {
+    if (!fromSources)
+      for (const name of ['core', 'msw', 'client'])
+        await readFile(join(repoRoot, `src/${name}/dist/index.js`)).catch(() => {
+          throw new Error(
+            `src/${name} is not built: run \`npm run build\` first (\`npm run bench:bundle\` does)`,
+          )
+        })
+    const sizes = {} as Record<App, Size>
+    for (const app of Object.keys(apps) as App[]) sizes[app] = await measure(work, app, fromSources)
+    return sizes
+  } finally {
+    await rm(work, { recursive: true, force: true })
+  }
+}
+
+const isMain = process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'))
+if (isMain) {
+  const sizes = await measureApps()
+  console.log(`JavaScript of a page built by Vite ${version}, minified and gzipped (level 9):\n`)
+  console.log(`${''.padEnd(40)} ${'minified'.padStart(9)} ${'gzip'.padStart(9)}   only on demand (import())`)
   console.log(row('an empty app', sizes.empty))
   console.log(row('msw/browser with one handler', sizes.msw))
   console.log(row('msw/browser with @plant-store/msw', sizes.handlers))
@@ -127,6 +151,4 @@ try {
   console.log('')
   console.log(row('what the handlers add beyond MSW', minus(sizes.handlers, sizes.msw)))
   console.log(row('what the client adds', minus(sizes.client, sizes.empty)))
-} finally {
-  await rm(work, { recursive: true, force: true })
 }
