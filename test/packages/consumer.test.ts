@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { generousLimits, sandbox } from '../../scripts/lib/commands.js'
 import { freePort, repoRoot, type Started, startProcess } from '../../scripts/lib/processes.js'
 import { chromiumMissing, launchChromium } from '../helpers/chromium.js'
+import { readVitestReport } from '../helpers/vitest-report.js'
 import { npmInstall, ownEnv, pack, range, run } from './scratch.js'
 
 const missing = chromiumMissing()
@@ -32,13 +33,16 @@ beforeAll(async () => {
     '@tanstack/react-query',
     'msw',
     'typescript',
+    'vitest',
+    'jsdom',
     '@types/react',
     '@types/react-dom',
     '@types/node',
   ]
   const installed = await npmInstall(app, [
     ...Object.values(tarballs),
-    ...tools.map((name) => `${name}@${range(name)}`),
+    // jsdom is the app's alone (the kit has none): the major its tests were written against.
+    ...tools.map((name) => `${name}@${name === 'jsdom' ? '^31.0.1' : range(name)}`),
   ])
   expect(installed.exit, installed.output).toBe(0)
   console.log(
@@ -68,6 +72,20 @@ it("holds the client README's React code as the README shows it", async () => {
 it('type-checks strict with tsc --noEmit against the installed packages', async () => {
   const { exit, output } = await run(app, 'npx', ['tsc', '--noEmit'])
   expect(exit, output).toBe(0)
+})
+
+it('runs its own tests under vitest with jsdom: the client and the handlers meet below /api', async () => {
+  const report = join(app, 'report.json')
+  const { exit, output } = await run(app, 'npx', [
+    'vitest',
+    'run',
+    '--reporter=json',
+    `--outputFile=${report}`,
+  ])
+  const { total, passed, shown } = await readVitestReport(report, output)
+  expect(exit, shown).toBe(0)
+  expect(total, shown).toBe(2)
+  expect(passed, shown).toBe(total)
 })
 
 /** Vite's dev server or preview, on the free port it got (its "Local:" line). */
