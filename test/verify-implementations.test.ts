@@ -38,6 +38,7 @@ describe('the verifier, against a store built on Express', () => {
     'lookup-first',
     'opaque-cursor',
     'absolute-link',
+    'path-relative-link',
     'json-charset',
     'stored-create',
     'lookup-first,opaque-cursor,absolute-link,json-charset,stored-create',
