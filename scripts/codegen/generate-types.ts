@@ -97,21 +97,35 @@ export async function generateRequestValidators(): Promise<string> {
   const { operations } = await loadSpec(specPath)
   const ajv = createAjv({ code: { source: true, esm: true, formats: _`formats`, lines: true } })
   const names: Record<string, string> = {}
-  const table: string[] = []
+  const parts: [operationId: string, part: string, name: string][] = []
   for (const entry of operations) {
     const schema = routeSchema(entry)
-    const parts: string[] = []
     for (const part of ['params', 'querystring', 'body'] as const) {
       const partSchema = schema[part]
       if (!partSchema) continue
       const name = `${entry.operationId}_${part}`
       ajv.addSchema(partSchema, name)
       names[name] = name
-      parts.push(`${part}: ${name}`)
+      parts.push([entry.operationId, part, name])
     }
-    table.push(`  ${entry.operationId}: {${parts.length ? ` ${parts.join(', ')} ` : ''}},`)
   }
-  let code = standaloneCode(ajv, names).replace(/^"use strict";/, '')
+  // Ajv exports each validator by name; the module exports only the typed table, which refers to them.
+  const validators = new Map<string, string>()
+  let code = standaloneCode(ajv, names)
+    .replace(/^"use strict";/, '')
+    .replace(/^export const (\w+) = (validate\d+);$/gm, (_line, name: string, validator: string) => {
+      validators.set(name, validator)
+      return ''
+    })
+  const table = operations.map(({ operationId }) => {
+    const own = parts.filter(([id]) => id === operationId)
+    const fields = own.map(([, part, name]) => {
+      const validator = validators.get(name)
+      if (!validator) throw new Error(`Ajv's standalone code exports no ${name}`)
+      return `${part}: ${validator}`
+    })
+    return `  ${operationId}: {${fields.length ? ` ${fields.join(', ')} ` : ''}},`
+  })
   const runtime: string[] = []
   for (const [call, name] of Object.entries(ajvRuntime))
     if (code.includes(call)) {

@@ -5,7 +5,6 @@ import type { Validate } from '../lib/check.js'
 import { ucs2length } from '../lib/ajv-runtime.js'
 import { formats } from '../lib/formats.js'
 
-export const listPlants_querystring = validate0;
 const schema0 = {"type":"object","properties":{"limit":{"type":"integer","format":"int32","minimum":1,"maximum":100,"default":20},"cursor":{"type":"string","maxLength":1024},"tag":{"type":"string","maxLength":64}},"required":[]};
 const formats0 = formats.int32;
 const func0 = ucs2length;
@@ -107,7 +106,7 @@ return errors === 0;
 }
 validate0.evaluated = {"props":{"limit":true,"cursor":true,"tag":true},"dynamicProps":false,"dynamicItems":false};
 
-export const createPlant_body = validate1;
+
 const schema1 = {"allOf":[{"type":"object","required":["name"],"properties":{"name":{"description":"The name of the plant (its bound, 256 characters, is an addition to 1.0.0)\n","type":"string","maxLength":256},"tag":{"description":"Tag to specify the type (its bound, 64 characters, is an addition to 1.0.0)\n","type":"string","maxLength":64}}},{"required":["id"],"properties":{"id":{"description":"Identification number of the plant","type":"integer","format":"int64"}}}]};
 const formats2 = formats.int64;
 
@@ -214,7 +213,7 @@ return errors === 0;
 }
 validate1.evaluated = {"props":{"id":true,"name":true,"tag":true},"dynamicProps":false,"dynamicItems":false};
 
-export const getPlant_params = validate2;
+
 const schema2 = {"type":"object","properties":{"id":{"type":"integer","format":"int64"}},"required":["id"]};
 
 function validate2(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -263,7 +262,7 @@ return errors === 0;
 }
 validate2.evaluated = {"props":{"id":true},"dynamicProps":false,"dynamicItems":false};
 
-export const replacePlant_params = validate3;
+
 const schema3 = {"type":"object","properties":{"id":{"type":"integer","format":"int64"}},"required":["id"]};
 
 function validate3(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -312,7 +311,7 @@ return errors === 0;
 }
 validate3.evaluated = {"props":{"id":true},"dynamicProps":false,"dynamicItems":false};
 
-export const replacePlant_body = validate4;
+
 const schema4 = {"type":"object","required":["name"],"properties":{"name":{"description":"The name of the plant (its bound, 256 characters, is an addition to 1.0.0)\n","type":"string","maxLength":256},"tag":{"description":"Tag to specify the type (its bound, 64 characters, is an addition to 1.0.0)\n","type":"string","maxLength":64}}};
 
 function validate4(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -387,7 +386,7 @@ return errors === 0;
 }
 validate4.evaluated = {"props":{"name":true,"tag":true},"dynamicProps":false,"dynamicItems":false};
 
-export const deletePlant_params = validate5;
+
 const schema5 = {"type":"object","properties":{"id":{"type":"integer","format":"int64"}},"required":["id"]};
 
 function validate5(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -438,11 +437,11 @@ validate5.evaluated = {"props":{"id":true},"dynamicProps":false,"dynamicItems":f
 
 /** By operation id: the compiled validators of its path parameters, query string and body. */
 export const requestValidators: Record<string, { params?: Validate; querystring?: Validate; body?: Validate }> = {
-  listPlants: { querystring: listPlants_querystring },
-  createPlant: { body: createPlant_body },
-  getPlant: { params: getPlant_params },
-  replacePlant: { params: replacePlant_params, body: replacePlant_body },
-  deletePlant: { params: deletePlant_params },
+  listPlants: { querystring: validate0 },
+  createPlant: { body: validate1 },
+  getPlant: { params: validate2 },
+  replacePlant: { params: validate3, body: validate4 },
+  deletePlant: { params: validate5 },
   getHealth: {},
   getReadiness: {},
 }
