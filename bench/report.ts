@@ -61,6 +61,17 @@ export function pairedMedian(a: Row, b: Row, f: (a: Round, b: Round) => number):
   return median(a.rounds.flatMap((round, i) => (b.rounds[i] ? [f(round, b.rounds[i])] : [])))
 }
 
+/** How latency grew from the small store (a) to the large one (b), round by round. */
+export function growthOf(scenario: string, a: Row, b: Row): Growth {
+  const ratio = (k: 'p50' | 'p99' | 'mean') => pairedMedian(b, a, (x, y) => x.latency[k] / y.latency[k])
+  return {
+    scenario,
+    small: a.latency,
+    large: b.latency,
+    ratio: { p50: ratio('p50'), p99: ratio('p99'), mean: ratio('mean') },
+  }
+}
+
 const fixed = (n: number | undefined, digits: number) =>
   n === undefined || Number.isNaN(n) ? '–' : n.toFixed(digits)
 const mb = (bytes: number | undefined) => (bytes === undefined ? '–' : `${(bytes / 2 ** 20).toFixed(0)} MB`)
@@ -72,7 +83,7 @@ function range(rounds: Round[]): string {
   return `${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)}`
 }
 
-function table(header: string[], rows: string[][]): string {
+export function table(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)))
   const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join(' | ')} |`
   // The separator row as Biome formats Markdown, so a table pasted into bench/README.md stays as printed.

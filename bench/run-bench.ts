@@ -1,15 +1,13 @@
 // `npm run bench [-- --quick]`: loads the real server (dist/) and a bare-Fastify baseline in alternation,
-// plus Prism for reference, and the server again with 1,000,000 plants stored; then kill -9 under writes
-// must lose no acknowledged plant; createPlant with a newPlant subscription against one without, and the
-// events' delay to a receiver on this machine under that load; where PostgreSQL is installed, the server on PostgreSQL with one and
-// with two instances, and at 1,000 and 1,000,000 plants. Prints Markdown tables and writes the full
-// figures to reports/.
+// plus Prism for reference, and the server again with 1,000,000 plants stored; the webhook scenario
+// (webhook-scenario.ts); the cost ledger, the server with each layer taken away (ledger.ts); then
+// kill -9 under writes must lose no acknowledged plant; and PostgreSQL where it is installed
+// (postgres-scenarios.ts). Prints Markdown tables and writes the full figures to reports/.
 // Options are listed in parseArgs below; bench/README.md explains the run and its columns.
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { mkdtemp } from 'node:fs/promises'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { parseArgs } from 'node:util'
 import type { RequestEntry } from 'autocannon'
 import * as commands from '../scripts/lib/commands.js'
 import { claims, KeySet, sign, signingKey } from '../scripts/lib/key-set.js'
@@ -17,66 +15,31 @@ import { type Cluster, findPostgres, INSTALL_HINT, startCluster } from '../scrip
 import { killAllNow, repoRoot, type Started, startProcess } from '../scripts/lib/processes.js'
 import { checkDurability, type DurabilityResult } from './durability.js'
 import { type HandlersResult, measureHandlers } from './handlers.js'
-import { cpuTimeMs } from './metrics.js'
-import { type Growth, growthTable, median, pairedMedian, type Row, resultsTable } from './report.js'
+import { type Ledger, ledgerTable, runLedger } from './ledger.js'
+import { runPostgres, scalingLine } from './postgres-scenarios.js'
+import { type Growth, growthOf, growthTable, type Row, resultsTable } from './report.js'
 import { collectPages, createPlant, getPlant, listPages } from './requests.js'
 import { runScenario, type Scenario, type Target } from './scenarios.js'
-import { fillPostgresStore, fillStore } from './store.js'
+import { benchSettings } from './settings.js'
+import { fillStore } from './store.js'
+import {
+  durabilityLine,
+  failureOf,
+  fsType,
+  handlersLine,
+  startsLine,
+  verifyLine,
+  webhookLine,
+} from './summary.js'
 import { measureVerify, type VerifyResult } from './verify.js'
-import { type DeliveryLatency, measureDelivery, type WebhookResult } from './webhooks.js'
+import { runWebhookScenario, WEBHOOK_CPU_RATE } from './webhook-scenario.js'
+import type { WebhookResult } from './webhooks.js'
 
 const root = repoRoot
 const began = performance.now()
 
-const { values: args } = parseArgs({
-  options: {
-    quick: { type: 'boolean', default: false },
-    rounds: { type: 'string' },
-    duration: { type: 'string' },
-    warmup: { type: 'string' },
-    connections: { type: 'string' },
-    keep: { type: 'boolean', default: false },
-    /** Comma-separated scenario name prefixes, e.g. `listPlants,durability`: the others are skipped. */
-    only: { type: 'string' },
-    /** Runs the load-tested servers with node --cpu-prof; profiles go to reports/profiles-<time>/. */
-    'cpu-prof': { type: 'boolean', default: false },
-    /** Another build's server.js (e.g. a scratch copy with a change), loaded alongside on its own store. */
-    candidate: { type: 'string', multiple: true },
-    /**
-     * A fixed offered load (req/s) instead of saturation: CPU µs/req then compares builds more steadily
-     * than req/s does on a machine that other work disturbs. Latencies mean little then: autocannon sends
-     * each second's budget in a burst.
-     */
-    rate: { type: 'string' },
-  },
-})
-const only = args.only?.split(',').map((s) => s.trim())
-
-const quick = args.quick === true
-const settings = {
-  quick,
-  // Many short rounds rather than a few long ones: medians over rounds shrug off bursts of other work.
-  rounds: Number(args.rounds ?? (quick ? 1 : 5)),
-  /** Seconds of measured load per target per round. */
-  duration: Number(args.duration ?? (quick ? 1 : 3)),
-  /** Seconds of unmeasured load before a target's first round, so the JIT has settled. */
-  warmup: Number(args.warmup ?? (quick ? 0 : 1)),
-  connections: Number(args.connections ?? 32),
-  rate: args.rate === undefined ? undefined : Number(args.rate),
-  smallStore: 1_000,
-  largeStore: quick ? undefined : 1_000_000,
-  /** The larger PostgreSQL store; the quick run keeps it small, so that it stays quick. */
-  largePostgresStore: quick ? 10_000 : 1_000_000,
-  prism: !quick,
-  durabilityCycles: quick ? 1 : 3,
-  killAfter: quick ? 1 : 2,
-  /** Extra restarts of the server on the largest store, only to time the start. */
-  extraStarts: quick ? 0 : 3,
-}
-for (const key of ['rounds', 'duration', 'connections'] as const) {
-  if (!(settings[key] > 0 && settings[key] <= 600)) throw new Error(`--${key} must be in 1..600`)
-}
-if (settings.rate !== undefined && !(settings.rate > 0)) throw new Error('--rate must be a positive number')
+const { args, settings, only } = benchSettings()
+const quick = settings.quick
 
 const READER = { principal: 'alice', token: 'token-a' }
 const WRITER = { principal: 'bob', token: 'token-b' }
@@ -140,12 +103,6 @@ async function startServer(
   return server
 }
 
-/** Events a bench receiver took at one path so far. */
-async function receivedAt(receiver: string, path: string): Promise<number> {
-  const seen = (await (await fetch(receiver)).json()) as { byPath: Record<string, number> }
-  return seen.byPath[path] ?? 0
-}
-
 async function startOther(options: Parameters<typeof startProcess>[0]): Promise<Started> {
   const other = await startProcess({ ...options, logFile: join(dir, `${options.name}.log`) })
   started.push(other)
@@ -166,8 +123,7 @@ let inProcess: HandlersResult | undefined
 let verified: VerifyResult | undefined
 let webhooks: WebhookResult | undefined
 let sendingCpuUsPerEvent = Number.NaN
-/** createPlant's offered rate for the webhook's CPU comparison, req/s. */
-const WEBHOOK_CPU_RATE = 1_000
+let ledger: Ledger | undefined
 let cluster: Cluster | undefined
 let postgresGrowth: Growth[] = []
 let failure: unknown
@@ -261,90 +217,40 @@ try {
     if (wanted(scenario.name)) rows.push(...(await runScenario(scenario, settings)))
 
   if (wanted('webhooks')) {
-    console.error('  webhooks: createPlant with a newPlant subscription against one without, then the delay')
-    const receiver = await startOther({
-      name: 'webhook receiver',
-      command: process.execPath,
-      args: ['--import', 'tsx', join(root, 'bench', 'webhook-receiver.ts')],
-      listening: commands.serverListening,
+    const scenario = await runWebhookScenario({
+      settings,
+      dir,
+      writer: WRITER.token,
+      writerPrincipal: WRITER.principal,
+      startServer: (url, store, env) => startServer(url, store, true, undefined, env),
+      startOther,
     })
-    // All fresh, so that no store has grown more than another's.
-    const secret = `whsec_${Buffer.from('the benchmark secret, 32 bytes..').toString('base64')}`
-    const hooks = (path: string, more: Record<string, string> = {}) => ({
-      WEBHOOK_ENDPOINTS: `${WRITER.principal}=${receiver.url}${path}`,
-      WEBHOOK_SECRET: secret,
-      // Saturating load may create faster than events go out: measured as delay, not refused with 503.
-      WEBHOOK_MAX_PENDING: '100000000',
-      ...more,
-    })
-    const plain = await startServer(`sqlite:${join(dir, 'hooks-off.db')}`, 'webhooks off', true)
-    const hooked = await startServer(
-      `sqlite:${join(dir, 'hooks-on.db')}`,
-      'webhooks on',
-      true,
-      undefined,
-      hooks('/hooks'),
-    )
-    // The create's own cost apart from its delivery's: an instance that stores events and one on the
-    // same file that sends them, polling often so that they do not wait.
-    const split = `sqlite:${join(dir, 'hooks-split.db')}`
-    const storing = await startServer(
-      split,
-      'webhooks stored',
-      true,
-      undefined,
-      hooks('/split', { WEBHOOK_DELIVERY: 'false' }),
-    )
-    const sending = await startServer(split, 'webhooks sent', true, undefined, {
-      ...hooks('/split', { WEBHOOK_POLL_MS: '20' }),
-    })
-    // Its CPU while idle (polls, timers) first, taken out of what it uses while sending.
-    const idleFrom = [performance.now(), cpuTimeMs(sending.pid) ?? Number.NaN] as const
-    await new Promise((resolve) => setTimeout(resolve, 2_000))
-    const sendingFrom = [performance.now(), cpuTimeMs(sending.pid) ?? Number.NaN] as const
-    const idleCpuPerMs = (sendingFrom[1] - idleFrom[1]) / (sendingFrom[0] - idleFrom[0])
-    const splitBefore = await receivedAt(receiver.url, '/split')
-    rows.push(
-      ...(await runScenario(
-        {
-          name: 'createPlant, newPlant webhook',
-          targets: [
-            { name: 'no subscription', process: plain, requests: () => createPlant(WRITER.token) },
-            { name: 'subscribed, receiver here', process: hooked, requests: () => createPlant(WRITER.token) },
-            {
-              name: 'subscribed, sent by another',
-              process: storing,
-              requests: () => createPlant(WRITER.token),
-            },
-          ],
-        },
-        // At a fixed rate the worker keeps up with, so that each round's CPU holds its creates'
-        // deliveries too: at saturation they would fall behind, into the next round.
-        { ...settings, rate: settings.rate ?? WEBHOOK_CPU_RATE },
-      )),
-    )
-    // The sender's CPU over the whole scenario, less its idle use over that time, per event it sent.
-    const sentEvents = (await receivedAt(receiver.url, '/split')) - splitBefore
-    const sendingCpuMs =
-      (cpuTimeMs(sending.pid) ?? Number.NaN) -
-      sendingFrom[1] -
-      idleCpuPerMs * (performance.now() - sendingFrom[0])
-    sendingCpuUsPerEvent = (sendingCpuMs * 1000) / sentEvents
-    await sending.stop()
-    await storing.stop()
-    webhooks = await measureDelivery({
-      url: hooked.url,
-      pid: hooked.pid,
-      receiver: receiver.url,
-      token: WRITER.token,
-      load: createPlant(WRITER.token),
-      connections: settings.connections,
-      duration: quick ? 1 : settings.duration * 3,
-      probes: quick ? 5 : 100,
-    })
-    for (const process of [plain, hooked, receiver]) await process.stop()
+    rows.push(...scenario.rows)
+    webhooks = scenario.delivery
+    sendingCpuUsPerEvent = scenario.sendingCpuUsPerEvent
   }
 
+  if (wanted('ledger')) {
+    console.error('  ledger: the server with each layer taken away in turn')
+    ledger = await runLedger({
+      settings: { ...settings, ...settings.ledger },
+      baseline,
+      storeSize: settings.smallStore,
+      reader: READER.token,
+      writer: WRITER.token,
+      start: async (without) => {
+        const db = join(dir, `ledger-${without || 'full'}.db`)
+        await fillStore(db, READER.principal, settings.smallStore)
+        return startServer(
+          `sqlite:${db}`,
+          'ledger',
+          false,
+          undefined,
+          without ? { BENCH_WITHOUT: without } : {},
+        )
+      },
+    })
+  }
   if (wanted('handlers')) {
     console.error('  handlers: the in-process handlers, import to first answer and per answer')
     inProcess = await measureHandlers(root, quick ? 100 : 2_000)
@@ -382,7 +288,14 @@ try {
   if (wanted('postgresql')) {
     if (await findPostgres()) {
       cluster = await startCluster()
-      postgresGrowth = await runPostgres(cluster)
+      const postgres = await runPostgres(cluster, {
+        settings,
+        startServer: (url, store) => startServer(url, store, false),
+        reader: READER,
+        writer: WRITER.token,
+      })
+      rows.push(...postgres.rows)
+      postgresGrowth = postgres.growth
     } else console.error(`  PostgreSQL scenarios skipped: ${INSTALL_HINT}`)
   }
 
@@ -391,24 +304,19 @@ try {
   for (const scenario of ['getPlant', 'listPlants limit 50']) {
     const a = rowOf(scenario, `server, ${small}`)
     const b = rowOf(scenario, `server, ${large}`)
-    if (a && b) {
-      const ratio = (k: 'p50' | 'p99' | 'mean') => pairedMedian(b, a, (x, y) => x.latency[k] / y.latency[k])
-      growth.push({
-        scenario,
-        small: a.latency,
-        large: b.latency,
-        ratio: { p50: ratio('p50'), p99: ratio('p99'), mean: ratio('mean') },
-      })
-    }
+    if (a && b) growth.push(growthOf(scenario, a, b))
   }
 
   const seconds = (performance.now() - began) / 1000
   const loadAfter = loadavg()[0] ?? 0
-  const answered = rows.reduce((n, r) => n + Object.values(r.statusCodes).reduce((a, b) => a + b, 0), 0)
+  const answered = [...rows, ...(ledger?.rows ?? [])].reduce(
+    (n, r) => n + Object.values(r.statusCodes).reduce((a, b) => a + b, 0),
+    0,
+  )
   if (quick) {
     // A second of load says nothing about speed: the quick run only proves the script works.
     console.log(
-      `bench --quick: the benchmark script works (${rows.length} targets loaded, ${answered} requests, ` +
+      `bench --quick: the benchmark script works (${rows.length + (ledger?.rows.length ?? 0)} targets loaded, ${answered} requests, ` +
         `every answer a success${durability ? `, ${durability.acknowledged} creates survived kill -9` : ''}); ` +
         'its figures are not measurements: run `npm run bench` for those.',
     )
@@ -428,34 +336,14 @@ try {
         `On PostgreSQL:\n\n${growthTable(postgresGrowth, settings.smallStore, settings.largePostgresStore)}\n`,
       )
     }
-    const scaling = ['PostgreSQL createPlant', 'PostgreSQL getPlant']
-      .map(
-        (scenario) =>
-          [
-            scenario,
-            rowOf(scenario, `two instances, ${settings.smallStore.toLocaleString('en-US')} plants`)?.ratio,
-          ] as const,
-      )
-      .filter(([, ratio]) => ratio !== undefined)
-    if (scaling.length > 0) {
+    const scaling = scalingLine(rows, settings.smallStore)
+    if (scaling) console.log(`${scaling}\n`)
+    if (ledger)
       console.log(
-        `PostgreSQL, two instances against one (req/s, same machine): ${scaling.map(([s, r]) => `${s} ×${r?.toFixed(2)}`).join(', ')}\n`,
+        `What each layer costs (CPU µs per request; "saves": what the server spends less without it):\n\n${ledgerTable(ledger)}\n`,
       )
-    }
-    if (durability) {
-      console.log(
-        `Durability: ${durability.cycles} kill -9 under load; ${durability.acknowledged} plants acknowledged, ` +
-          `${durability.stored} listed after restart, ${durability.missing} missing; ` +
-          `${durability.unanswered} requests unanswered at the kills, ${durability.non200} other answers.`,
-      )
-    }
-    const starts = serverStarts
-      .filter((s) => s.store !== 'candidate' && !s.store.startsWith('postgres'))
-      .map((s) => s.ms)
-    console.log(
-      `Server start to listening: median ${median(starts).toFixed(0)} ms, slowest ${Math.max(...starts).toFixed(0)} ms ` +
-        `(${serverStarts.map((s) => `${s.ms.toFixed(0)} ${s.store}`).join(', ')})`,
-    )
+    if (durability) console.log(durabilityLine(durability))
+    console.log(startsLine(serverStarts))
   }
 
   mkdirSync(reportsDir, { recursive: true })
@@ -478,44 +366,14 @@ try {
     handlers: inProcess,
     verify: verified,
     webhooks,
+    ledger,
     profiles: args['cpu-prof'] ? profileDir : undefined,
     totalSeconds: seconds,
   }
-  if (inProcess) {
-    const medians = Object.entries(inProcess.medianMs).map(([name, ms]) => `${name} ${ms.toFixed(3)} ms`)
-    console.log(
-      `In-process handlers (Node, getResponse, ${inProcess.requests} creates and reads): import ` +
-        `${inProcess.importMs.toFixed(0)} ms (msw's own import is most of it), then ready ` +
-        `${inProcess.readyMs.toFixed(0)} ms after import (target under 200); median answer ${medians.join(', ')} ` +
-        '(target under 1 ms).',
-    )
-  }
-  if (verified) {
-    console.log(
-      `Verifier (plant-store-verify, ${verified.requests} requests against a fresh server): ` +
-        `${verified.perSecond.toFixed(0)} answers judged a second, ${verified.cpuUsPerRequest.toFixed(0)} µs CPU per request; ` +
-        `a bare sequential fetch loop in the same run: ${verified.baseline.perSecond.toFixed(0)} a second, ` +
-        `${verified.baseline.cpuUsPerRequest.toFixed(0)} µs CPU per request (ratio ${verified.ratio.perSecond.toFixed(2)} in rate, ` +
-        `${verified.ratio.cpuPerRequest.toFixed(2)} in CPU); ${verified.seconds.toFixed(1)} s in all.`,
-    )
-  }
-  if (webhooks) {
-    const cost = rowOf('createPlant, newPlant webhook', 'subscribed, receiver here')
-    const stored = rowOf('createPlant, newPlant webhook', 'subscribed, sent by another')
-    const { idle, loaded, halfLoad } = webhooks
-    const ms = (l: DeliveryLatency) => `median ${l.medianMs.toFixed(1)} ms, p90 ${l.p90Ms.toFixed(1)} ms`
-    console.log(
-      `newPlant webhook: createPlant subscribed, CPU per request (its event's delivery included) ×${cost?.cpuRatio?.toFixed(2)} ` +
-        `of the same server without a subscription (${cost?.cpuUsPerRequest?.toFixed(0)} µs), at ${settings.rate ?? WEBHOOK_CPU_RATE} req/s offered; ` +
-        `on an instance that stores events for another to send, ×${stored?.cpuRatio?.toFixed(2)} (${stored?.cpuUsPerRequest?.toFixed(0)} µs), ` +
-        `and the sending instance ${sendingCpuUsPerEvent.toFixed(0)} µs CPU per event. ` +
-        `Delivery to a receiver on this machine, from the create's ` +
-        `answer to the event's arrival: ${ms(idle)} with no other load (${idle.probes} probes); ` +
-        `${ms(halfLoad)} beside createPlant at a steady ${halfLoad.loadRps.toFixed(0)} req/s (${halfLoad.probes} probes); ` +
-        `${ms(loaded)} beside saturating createPlant load at ${loaded.loadRps.toFixed(0)} req/s (${loaded.probes} probes), ` +
-        `a queue's delay; ${webhooks.eventsReceived} events received in all.`,
-    )
-  }
+  if (inProcess) console.log(handlersLine(inProcess))
+  if (verified) console.log(verifyLine(verified))
+  if (webhooks)
+    console.log(webhookLine(webhooks, rows, settings.rate ?? WEBHOOK_CPU_RATE, sendingCpuUsPerEvent))
   writeFileSync(reportFile, `${JSON.stringify(report, null, 2)}\n`)
   if (!quick) console.log(`\nFull figures: ${reportFile}`)
   if (args['cpu-prof'])
@@ -523,27 +381,8 @@ try {
   if (!quick) console.log(`Total time ${seconds.toFixed(0)} s.`)
 
   // Timings are never asserted; these are failures of function, which the quick mode exists to catch.
-  const broken = rows.filter((r) => r.errors > 0 || r.non2xx > 0)
-  if (broken.length > 0) {
-    throw new Error(
-      `requests failed: ${broken.map((r) => `${r.scenario}/${r.target} ${JSON.stringify(r.statusCodes)}, ${r.errors} errors`).join('; ')}`,
-    )
-  }
-  if (durability && durability.missing > 0) {
-    throw new Error(
-      `durability: acknowledged plants lost after kill -9, e.g. ${durability.missingSample.join(', ')}`,
-    )
-  }
-  if (durability?.integrity !== undefined && durability.integrity !== 'ok') {
-    throw new Error(`durability: PRAGMA integrity_check after kill -9 says ${durability.integrity}`)
-  }
-  const lost = webhooks ? webhooks.idle.missing + webhooks.loaded.missing + webhooks.halfLoad.missing : 0
-  if (lost > 0) throw new Error(`webhooks: ${lost} probe creates' events never arrived`)
-  if (verified && verified.failures > 0)
-    throw new Error(`verify: ${verified.failures} answers departed from the document`)
-  if (durability && durability.acknowledged === 0) {
-    throw new Error('durability: no plant was acknowledged before the kill')
-  }
+  const broken = failureOf({ rows: [...rows, ...(ledger?.rows ?? [])], durability, webhooks, verified })
+  if (broken) throw new Error(broken)
 } catch (error) {
   failure = error
 } finally {
@@ -559,78 +398,3 @@ if (failure) {
   process.exit(1)
 }
 if (keepDir) console.error(`Files kept in ${dir}`)
-
-/**
- * The server on PostgreSQL: createPlant and getPlant on one instance and on two sharing one database
- * (the ratio column is then the scaling), and getPlant on a store of 1,000,000 plants; returns the
- * latency growth from the small store to the large one.
- */
-async function runPostgres(on: Cluster): Promise<Growth[]> {
-  const smallUrl = await on.createDatabase()
-  const largeUrl = await on.createDatabase()
-  const fillStarted = performance.now()
-  await fillPostgresStore(smallUrl, READER.principal, settings.smallStore)
-  await fillPostgresStore(largeUrl, READER.principal, settings.largePostgresStore)
-  console.error(`  PostgreSQL stores filled in ${((performance.now() - fillStarted) / 1000).toFixed(1)} s`)
-  const [first, second, large] = await Promise.all([
-    startServer(smallUrl, 'postgres', false),
-    startServer(smallUrl, 'postgres', false),
-    startServer(largeUrl, 'postgres large', false),
-  ])
-  if (!first || !second || !large) throw new Error('the PostgreSQL instances did not start')
-  const small = `${settings.smallStore.toLocaleString('en-US')} plants`
-  const big = `${settings.largePostgresStore.toLocaleString('en-US')} plants`
-  const one = `one instance, ${small}`
-  const two = `two instances, ${small}`
-  const scenarios: Scenario[] = [
-    {
-      name: 'PostgreSQL createPlant',
-      targets: [
-        { name: one, process: first, requests: () => createPlant(WRITER.token) },
-        { name: two, process: first, also: [second], requests: () => createPlant(WRITER.token) },
-      ],
-    },
-    {
-      name: 'PostgreSQL getPlant',
-      targets: [
-        { name: one, process: first, requests: () => getPlant(READER.token, settings.smallStore) },
-        {
-          name: two,
-          process: first,
-          also: [second],
-          requests: () => getPlant(READER.token, settings.smallStore),
-        },
-        {
-          name: `one instance, ${big}`,
-          process: large,
-          requests: () => getPlant(READER.token, settings.largePostgresStore),
-        },
-      ],
-    },
-  ]
-  for (const scenario of scenarios) rows.push(...(await runScenario(scenario, settings)))
-  for (const instance of [first, second, large]) await instance.stop()
-  const a = rowOf('PostgreSQL getPlant', one)
-  const b = rowOf('PostgreSQL getPlant', `one instance, ${big}`)
-  if (!a || !b) return []
-  const ratio = (k: 'p50' | 'p99' | 'mean') => pairedMedian(b, a, (x, y) => x.latency[k] / y.latency[k])
-  return [
-    {
-      scenario: 'PostgreSQL getPlant',
-      small: a.latency,
-      large: b.latency,
-      ratio: { p50: ratio('p50'), p99: ratio('p99'), mean: ratio('mean') },
-    },
-  ]
-}
-
-// The file system of the store files: fsync costs differ wildly between a disk and tmpfs.
-function fsType(path: string): string {
-  const mounts = readFileSync('/proc/self/mounts', 'utf8')
-    .split('\n')
-    .map((line) => line.split(' '))
-    .filter((f) => f[1] !== undefined && path.startsWith(f[1]))
-    .sort((a, b) => (b[1]?.length ?? 0) - (a[1]?.length ?? 0))
-  const best = mounts[0]
-  return best ? `${best[2]} (${best[0]} on ${best[1]})` : 'unknown'
-}

@@ -20,6 +20,7 @@ import Fastify, {
   LogController,
 } from 'fastify'
 import type { Config } from './config.js'
+import { coercingOnly, constantRepository, type Layer, noAuth, noRateLimit } from './lib/bench-mode.js'
 import {
   answerClientError,
   answerFrameworkError,
@@ -52,6 +53,8 @@ export interface BuildOptions {
   spec?: LoadedSpec
   /** Where the default logger writes (stdout otherwise); ignored when `logger` is given. */
   logStream?: { write(line: string): unknown }
+  /** For measurement only (lib/bench-mode.ts): layers left out, so that the benchmark can tell their cost. */
+  without?: ReadonlySet<Layer>
 }
 
 // One log line per request instead of Fastify's two: logging is a visible share of a request's cost.
@@ -134,13 +137,21 @@ async function simulateHandlerFault(request: FastifyRequest): Promise<void> {
   if (fault === 'store-unavailable') throw new StoreUnavailableError('simulated')
 }
 
-export async function buildApp({ config, logger, spec, logStream }: BuildOptions): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  logger,
+  spec,
+  logStream,
+  without = new Set(),
+}: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: logger ?? {
-      level: config.logLevel,
-      redact: ['req.headers.authorization'],
-      ...(logStream ? { stream: logStream } : {}),
-    },
+    logger: without.has('logging')
+      ? false
+      : (logger ?? {
+          level: config.logLevel,
+          redact: ['req.headers.authorization'],
+          ...(logStream ? { stream: logStream } : {}),
+        }),
     bodyLimit: BODY_LIMIT,
     // Routes are what the document says: no implicit HEAD routes.
     exposeHeadRoutes: false,
@@ -182,7 +193,10 @@ export async function buildApp({ config, logger, spec, logStream }: BuildOptions
     done(shuttingDown(config.retryAfterSeconds))
   })
   app.decorate('spec', spec ?? loadDocument(document))
-  app.setValidatorCompiler(validatorCompiler(createAjv()))
+  app.setValidatorCompiler(without.has('validation') ? coercingOnly : validatorCompiler(createAjv()))
+  // Without serialization: every answer's body is the same two bytes.
+  if (without.has('serialization')) app.setSerializerCompiler(() => () => '{}')
+  const readJson = without.has('int64-body') ? (text: string) => JSON.parse(text) : parseJsonBody
 
   // application/json alone: anything else, text/plain included, is 415. An operation the document
   // gives no request body ignores whatever body or content type a client sends along.
@@ -191,7 +205,7 @@ export async function buildApp({ config, logger, spec, logStream }: BuildOptions
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (!takesBody(request)) return done(null, undefined)
     try {
-      done(null, parseJsonBody(body as string))
+      done(null, readJson(body as string))
     } catch (error) {
       done(error as Error, undefined)
     }
@@ -215,16 +229,17 @@ export async function buildApp({ config, logger, spec, logStream }: BuildOptions
     return reply.code(status).send(errorBody(status, messageFor(error, request)))
   })
 
-  await app.register(securityHeaders)
-  await app.register(cors, { origins: config.corsOrigins })
+  if (!without.has('security-headers')) await app.register(securityHeaders)
+  if (!without.has('cors')) await app.register(cors, { origins: config.corsOrigins })
   // After the security headers and CORS, which the refusal carries like any answer.
   app.addHook('onRequest', refuseBeforeRouting)
   // After CORS, so that a browser app on another origin can read the 503 too.
-  await app.register(underPressure, { config })
+  if (!without.has('overload')) await app.register(underPressure, { config })
   if (config.simulateFaults) app.addHook('onRequest', simulateOverload(config.retryAfterSeconds))
   await app.register(docs)
   const destinations = config.webhooks && new Destinations(config.webhooks.endpoints)
   await app.register(repository, {
+    ...(without.has('store') ? { open: constantRepository } : {}),
     databaseUrl: config.databaseUrl,
     poolSize: config.databasePoolSize,
     connectTimeoutMs: config.databaseConnectTimeoutMs,
@@ -237,13 +252,14 @@ export async function buildApp({ config, logger, spec, logStream }: BuildOptions
       },
   })
   await app.register(webhooks, { config: config.webhooks, destinations })
-  await app.register(rateLimit, { config })
+  await app.register(without.has('rate-limit') ? noRateLimit : rateLimit, { config })
   // After the rate limit: a coded body counts against the principal like any other refused body.
   app.addHook('preParsing', (request, _reply, payload, done) => {
     done(takesBody(request) ? refuseCodedBody(request) : undefined, payload)
   })
-  await app.register(auth, { config })
-  if (config.sandbox) await app.register(sandbox, { destinations, secrets: config.webhooks?.secrets })
+  await app.register(without.has('auth') ? noAuth : auth, { config })
+  if (config.sandbox)
+    await app.register(sandbox, { destinations, secrets: config.webhooks?.secrets, seed: config.sandboxSeed })
   if (config.simulateFaults) app.addHook('preHandler', simulateHandlerFault)
   await app.register(openapiRoutes, {
     handlers: { ...plantHandlers, ...probeHandlers },

@@ -14,8 +14,9 @@ declare module 'fastify' {
 }
 
 export default fp(
-  async (app, options: StoreOptions) => {
-    const repository = await openRepository(options)
+  async (app, { open, ...options }: StoreOptions & { open?: typeof openRepository }) => {
+    // `open`: another store in place of DATABASE_URL's (the benchmark's constant one, lib/bench-mode.ts).
+    const repository = await (open ?? openRepository)(options)
     app.decorate('repository', repository)
     app.decorate('outbox', repository.outbox)
     app.addHook('onClose', async () => app.repository.close())

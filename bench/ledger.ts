@@ -1,0 +1,135 @@
+// The cost ledger: for getPlant, createPlant and a page of 50 plants, the server's CPU per request with
+// each of its layers taken away in turn (BENCH_WITHOUT, src/server/lib/bench-mode.ts), against the full
+// server and the bare-Fastify baseline loaded in the same rounds. A layer's cost is what the server
+// saves without it.
+import type { RequestEntry } from 'autocannon'
+import type { Started } from '../scripts/lib/processes.js'
+import { LAYERS, type Layer } from '../src/server/lib/bench-mode.js'
+import { median, type Row, table } from './report.js'
+import { collectPages, createPlant, getPlant, listPages } from './requests.js'
+import { type LoadSettings, runScenario } from './scenarios.js'
+
+const described: Record<Layer, string> = {
+  logging: 'request logging (the logger altogether)',
+  auth: 'authentication (bearer token to principal)',
+  'rate-limit': 'rate limits (counting and RateLimit fields)',
+  'security-headers': 'security headers (helmet)',
+  cors: 'CORS',
+  overload: 'the overload guard (under-pressure)',
+  validation: 'request validation (Ajv, int64 exact)',
+  'int64-body': 'the exact-int64 body reader (JSON.parse instead)',
+  serialization: 'response serialization (a constant body instead)',
+  store: 'the store (constant answers instead of SQLite)',
+}
+
+export interface LedgerCell {
+  /** Median CPU µs per request of the server without the layer. */
+  cpuUs: number
+  /** Median over rounds of the full server's CPU µs per request less this one's, in the same round. */
+  savesUs: number
+}
+
+export interface Ledger {
+  scenarios: string[]
+  /** Per scenario: the baseline's and the full server's CPU µs per request. */
+  baselineUs: Record<string, number>
+  fullUs: Record<string, number>
+  /** Per scenario: median over rounds of the full server's CPU per request over the baseline's. */
+  fullRatio: Record<string, number>
+  /** Per layer, per scenario. */
+  layers: Record<string, Record<string, LedgerCell>>
+  rows: Row[]
+}
+
+export interface LedgerOptions {
+  settings: LoadSettings
+  baseline: Started
+  /** Starts the server on a fresh store of `storeSize` plants, without these layers (comma-separated). */
+  start: (without: string) => Promise<Started>
+  storeSize: number
+  reader: string
+  writer: string
+}
+
+export async function runLedger(options: LedgerOptions): Promise<Ledger> {
+  const { settings, baseline, start, storeSize, reader, writer } = options
+  const full = await start('')
+  const servers = new Map<string, Started>()
+  for (const layer of LAYERS) servers.set(layer, await start(layer))
+  const pages = await collectPages(full.url, reader)
+  const scenarios: [string, () => RequestEntry[]][] = [
+    ['getPlant', () => getPlant(reader, storeSize)],
+    ['createPlant', () => createPlant(writer)],
+    ['listPlants limit 50', () => listPages(reader, pages)],
+  ]
+  const ledger: Ledger = {
+    scenarios: scenarios.map(([name]) => name),
+    baselineUs: {},
+    fullUs: {},
+    fullRatio: {},
+    layers: {},
+    rows: [],
+  }
+  for (const [scenario, requests] of scenarios) {
+    const rows = await runScenario(
+      {
+        name: `ledger ${scenario}`,
+        targets: [
+          { name: 'baseline', process: baseline, requests },
+          { name: 'server', process: full, requests },
+          ...[...servers].map(([layer, process]) => ({ name: `without ${layer}`, process, requests })),
+        ],
+      },
+      settings,
+    )
+    ledger.rows.push(...rows)
+    const [base, server, ...without] = rows
+    if (!base || !server) continue
+    ledger.baselineUs[scenario] = median(base.rounds.map((r) => r.cpuUs))
+    ledger.fullUs[scenario] = median(server.rounds.map((r) => r.cpuUs))
+    ledger.fullRatio[scenario] = server.cpuRatio ?? Number.NaN
+    for (const [i, layer] of LAYERS.entries()) {
+      const row = without[i]
+      if (!row) continue
+      const saved = row.rounds.flatMap((round, k) => {
+        const whole = server.rounds[k]
+        return whole ? [whole.cpuUs - round.cpuUs] : []
+      })
+      ledger.layers[layer] ??= {}
+      const cells = ledger.layers[layer]
+      if (cells) cells[scenario] = { cpuUs: median(row.rounds.map((r) => r.cpuUs)), savesUs: median(saved) }
+    }
+  }
+  for (const process of [full, ...servers.values()]) await process.stop()
+  return ledger
+}
+
+/** The ledger as one Markdown table: a row per layer, what the server costs without it and what it saves. */
+export function ledgerTable(ledger: Ledger): string {
+  const us = (n: number | undefined) => (n === undefined || Number.isNaN(n) ? '–' : n.toFixed(0))
+  const header = ['what is taken away']
+  for (const scenario of ledger.scenarios) header.push(`${scenario} µs`, 'saves')
+  const rows: string[][] = [
+    ['nothing: the full server', ...ledger.scenarios.flatMap((s) => [us(ledger.fullUs[s]), '–'])],
+  ]
+  for (const layer of LAYERS) {
+    const cells = ledger.layers[layer] ?? {}
+    rows.push([
+      described[layer],
+      ...ledger.scenarios.flatMap((s) => {
+        const cell = cells[s]
+        const whole = ledger.fullUs[s] ?? Number.NaN
+        if (!cell) return ['–', '–']
+        return [us(cell.cpuUs), `${us(cell.savesUs)} µs (${((cell.savesUs / whole) * 100).toFixed(0)}%)`]
+      }),
+    ])
+  }
+  rows.push([
+    'bare Fastify, same schemas (the baseline)',
+    ...ledger.scenarios.flatMap((s) => {
+      const ratio = ledger.fullRatio[s] ?? Number.NaN
+      return [us(ledger.baselineUs[s]), `server ${ratio.toFixed(2)}x`]
+    }),
+  ])
+  return table(header, rows)
+}

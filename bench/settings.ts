@@ -1,0 +1,64 @@
+// The benchmark's options (bench/README.md explains them) and the settings they make: rounds, durations,
+// store sizes, and what the quick run leaves out.
+import { parseArgs } from 'node:util'
+
+export function benchSettings() {
+  const { values: args } = parseArgs({
+    options: {
+      quick: { type: 'boolean', default: false },
+      rounds: { type: 'string' },
+      duration: { type: 'string' },
+      warmup: { type: 'string' },
+      connections: { type: 'string' },
+      keep: { type: 'boolean', default: false },
+      /** Comma-separated scenario name prefixes, e.g. `listPlants,durability`: the others are skipped. */
+      only: { type: 'string' },
+      /** Runs the load-tested servers with node --cpu-prof; profiles go to reports/profiles-<time>/. */
+      'cpu-prof': { type: 'boolean', default: false },
+      /** Another build's server.js (e.g. a scratch copy with a change), loaded alongside on its own store. */
+      candidate: { type: 'string', multiple: true },
+      /**
+       * A fixed offered load (req/s) instead of saturation: CPU µs/req then compares builds more steadily
+       * than req/s does on a machine that other work disturbs. Latencies mean little then: autocannon sends
+       * each second's budget in a burst.
+       */
+      rate: { type: 'string' },
+    },
+  })
+  const only = args.only?.split(',').map((s) => s.trim())
+
+  const quick = args.quick === true
+  // The large store serves getPlant and listPlants alone: a run without them does without it.
+  const readsWanted =
+    only === undefined ||
+    only.some((prefix) => ['getplant', 'listplants'].some((name) => name.startsWith(prefix.toLowerCase())))
+  const settings = {
+    quick,
+    // Many short rounds rather than a few long ones: medians over rounds shrug off bursts of other work.
+    rounds: Number(args.rounds ?? (quick ? 1 : 5)),
+    /** Seconds of measured load per target per round. */
+    duration: Number(args.duration ?? (quick ? 1 : 3)),
+    /** Seconds of unmeasured load before a target's first round, so the JIT has settled. */
+    warmup: Number(args.warmup ?? (quick ? 0 : 1)),
+    connections: Number(args.connections ?? 32),
+    rate: args.rate === undefined ? undefined : Number(args.rate),
+    smallStore: 1_000,
+    largeStore: quick || !readsWanted ? undefined : 1_000_000,
+    /** The larger PostgreSQL store; the quick run keeps it small, so that it stays quick. */
+    largePostgresStore: quick ? 10_000 : 1_000_000,
+    prism: !quick,
+    durabilityCycles: quick ? 1 : 3,
+    killAfter: quick ? 1 : 2,
+    /** Extra restarts of the server on the largest store, only to time the start. */
+    extraStarts: quick || !readsWanted ? 0 : 3,
+    /** The cost ledger's loads: a few seconds per layer and scenario. */
+    ledger: { rounds: quick ? 1 : 3, duration: quick ? 0.25 : 1, warmup: quick ? 0 : 0.5 },
+  }
+  for (const key of ['rounds', 'duration', 'connections'] as const) {
+    if (!(settings[key] > 0 && settings[key] <= 600)) throw new Error(`--${key} must be in 1..600`)
+  }
+  if (settings.rate !== undefined && !(settings.rate > 0)) throw new Error('--rate must be a positive number')
+  return { args, settings, only }
+}
+
+export type BenchSettings = ReturnType<typeof benchSettings>['settings']
