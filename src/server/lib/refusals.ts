@@ -10,7 +10,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 /** How long a path parameter may be (the document's Limits); a longer one is refused before routing. */
 export const MAX_PARAM_LENGTH = PATH_SEGMENT_LIMIT
 
-// What helmet puts on every routed answer (plugins/external/security-headers.ts); a refusal before
+// Two of the headers every routed answer carries (plugins/external/security-headers.ts); a refusal before
 // routing runs no hook, so it carries them itself.
 const securityHeaders = {
   'content-security-policy': "default-src 'none';frame-ancestors 'none'",

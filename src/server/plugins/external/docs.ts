@@ -52,7 +52,7 @@ export default fp(async (app) => {
     return empty ? reply.send() : reply.send(answer.rawPayload)
   }
   // The page runs Swagger UI's own scripts and styles: the API's CSP would stop them.
-  app.route({ method: ['GET', 'HEAD'], url: DOCS, handler: serve, helmet: false })
-  app.route({ method: ['GET', 'HEAD'], url: `${DOCS}/*`, handler: serve, helmet: false })
+  app.route({ method: ['GET', 'HEAD'], url: DOCS, handler: serve, config: { securityHeaders: false } })
+  app.route({ method: ['GET', 'HEAD'], url: `${DOCS}/*`, handler: serve, config: { securityHeaders: false } })
   app.get('/openapi.json', async () => document)
 })
