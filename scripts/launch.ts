@@ -18,6 +18,7 @@ import { startProxy } from '../contracts/verify/proxy.js'
 import { type Listen, prismListening, prismMock, sandbox } from './lib/commands.js'
 import { startMockFront } from './lib/mock-front.js'
 import { exitWithParent, spawnGuarded } from './lib/processes.js'
+import { proxyArgs } from './lib/proxy-args.js'
 import { loadSpec, specPath } from './lib/spec.js'
 
 function listen(prefix: string, port: number): Listen {
@@ -37,7 +38,12 @@ if (what === 'proxy') {
   exitWithParent()
   const upstream = process.env.PROXY_UPSTREAM || 'http://127.0.0.1:3000'
   const spec = process.env.PROXY_SPEC || specPath
-  const proxy = await startProxy({ upstream, spec, ...listen('PROXY_', 4011) }).catch((error: Error) => {
+  const proxy = await startProxy({
+    upstream,
+    spec,
+    ...listen('PROXY_', 4011),
+    ...proxyArgs(process.argv.slice(3)),
+  }).catch((error: Error) => {
     console.error(`the proxy cannot start: ${error.message}`)
     process.exit(1)
   })

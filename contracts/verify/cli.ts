@@ -9,6 +9,7 @@ import SwaggerParser from '@apidevtools/swagger-parser'
 import { document as shipped } from '@plant-store/core'
 import { interfaceOf, loadDocument, type OperationEntry, PROFILES, type Profile } from '../lib/document.js'
 import { CHECK_NAMES, CHECKS } from './checks.js'
+import { runReplay } from './replay-cli.js'
 import { coverageShortfall, githubAnnotations, inGitHubActions, ProgressLog } from './report-ci.js'
 import { coverageLine, coverageOf, coverageTable, meets, notExercisedLines } from './report-coverage.js'
 import { htmlReport } from './report-html.js'
@@ -62,6 +63,12 @@ plants they already own are read first and left as they were, and the run delete
                          document names for its operations
   --print-document       print the document the run would judge by, as JSON, and exit: the
                          interface a store keeps (with --profile kit, the whole document)
+  --replay FILE.har      instead of the checks: send the recording's requests in order (its
+                         principals principal-1, principal-2… as the --token values, in order; none:
+                         as recorded), judge each answer by the document and compare it with the
+                         recorded one (status, body, whether a Link follows). Exit 1 on a departure
+                         from the document or a difference from the recording
+  --allow-differences    with --replay: report differences from the recording, fail only on departures
   --help                 this text
 
 Checks:
@@ -110,6 +117,8 @@ function parse() {
       html: { type: 'string' },
       'min-coverage': { type: 'string' },
       help: { type: 'boolean' },
+      replay: { type: 'string' },
+      'allow-differences': { type: 'boolean' },
       'print-document': { type: 'boolean' },
     },
     allowPositionals: false,
@@ -147,6 +156,10 @@ const positive = (name: string, text: string | undefined) => {
 const baseUrl = values['base-url'] ?? process.env.VERIFY_BASE_URL
 if (!baseUrl) usage('no server to verify: give --base-url URL or VERIFY_BASE_URL')
 const tokens = values.token?.length ? values.token : (list(process.env.VERIFY_TOKENS) ?? [])
+if (values.replay !== undefined) {
+  const replay = { file: values.replay, baseUrl, tokens, spec: values.spec }
+  process.exit(await runReplay({ ...replay, allowDifferences: values['allow-differences'] ?? false }))
+}
 if (tokens.length !== 2)
   usage(
     `two tokens of two principals are needed (--token A --token B or VERIFY_TOKENS=A,B); got ${tokens.length}`,

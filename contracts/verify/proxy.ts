@@ -15,6 +15,9 @@ import { type JsonSchema, loadDocument, type OperationEntry } from '../lib/docum
 import { type Answer, answerOf } from '../lib/http.js'
 import { judgeAnswer, judgeErrorAnswer } from '../lib/validate.js'
 import { type CheckName, type Finding, finding } from './checks.js'
+import { HarRecorder, type RecordOptions } from './har-recorder.js'
+
+export type { RecordOptions } from './har-recorder.js'
 
 /**
  * Set on an answer that departs from the document, e.g. `2; response_schema_conformance,
@@ -44,6 +47,8 @@ export interface ProxyOptions {
   spec?: string
   /** Called once per departure; by default each is one JSON line on stdout. */
   onDeparture?: (departure: Departure) => void
+  /** Also write every exchange to a HAR 1.2 file, tokens pseudonymized, each with its verdict. */
+  record?: RecordOptions
 }
 
 export interface RunningProxy {
@@ -146,6 +151,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const { document, operations } = await loadDocument(options.spec)
   const errorSchema: JsonSchema | undefined = document.components?.schemas?.Error
   const operationOf = router(operations)
+  const recorder = options.record && new HarRecorder(options.record)
   const report = options.onDeparture ?? printDeparture
   const secure = upstream.protocol === 'https:'
   const agent = secure ? new HttpsAgent({ keepAlive: true }) : new Agent({ keepAlive: true })
@@ -206,6 +212,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
           problem: message,
         })
     }
+    recorder?.record(req, from, body, { operation: entry?.operationId, findings })
     res.writeHead(from.statusCode ?? 502, from.statusMessage, headers)
     res.end(body)
   }
@@ -259,6 +266,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       // The client went away first: the server need not finish for nobody.
       if (!res.writableFinished) outgoing.destroy()
     })
+    recorder?.begin(req)
     req.pipe(outgoing)
   }
 
@@ -277,7 +285,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     server,
     close: () =>
       new Promise<void>((resolve) => {
-        server.close(() => resolve())
+        server.close(() => {
+          recorder?.close()
+          resolve()
+        })
         server.closeAllConnections()
         agent.destroy()
       }),

@@ -154,6 +154,8 @@ export interface ProxyOptions {
   /** The document the proxy judges answers by: spec/openapi.yaml unless a draft is being tried. */
   spec?: string
   logFile?: string
+  /** Also record the traffic to this HAR file (`npm run proxy -- --record FILE`). */
+  record?: string
 }
 
 /**
@@ -161,11 +163,20 @@ export interface ProxyOptions {
  * `npm run proxy` starts it: it forwards every request and answer byte for byte and reports where an
  * answer departs from the document, without changing it.
  */
-export function proxy(upstream: string, { listen = loopback, spec = specPath, logFile }: ProxyOptions = {}) {
+export function proxy(
+  upstream: string,
+  { listen = loopback, spec = specPath, logFile, record }: ProxyOptions = {},
+) {
   return {
     name: 'validating proxy',
     command: process.execPath,
-    args: ['--import', 'tsx', join(repoRoot, 'scripts', 'launch.ts'), 'proxy'],
+    args: [
+      '--import',
+      'tsx',
+      join(repoRoot, 'scripts', 'launch.ts'),
+      'proxy',
+      ...(record ? ['--record', record] : []),
+    ],
     env: {
       PROXY_UPSTREAM: upstream,
       PROXY_HOST: listen.host,

@@ -9,13 +9,17 @@ import {
   dereference,
   errorBody,
   givenPlants,
+  type Har,
   HttpError,
   handlerDocument,
   type OperationEntry,
   openMemoryRepository,
   type operations,
   plantOperations,
+  type RecordedPlant,
+  readRecording,
   requestValidators,
+  type SkippedExchange,
   type webhooks,
 } from '@plant-store/core'
 import { stringify } from 'lossless-json'
@@ -36,6 +40,12 @@ export interface PlantStoreOptions {
   document?: Document
   /** Called for each create answered 200, as the server would send the newPlant webhook; kept through `reset()`. */
   onNewPlant?: NewPlantListener
+  /**
+   * A HAR recording (its JSON text, or parsed): each principal it saw starts with the plants it had at
+   * the recording's end, for the token its Authorization carried (`Bearer principal-1` as the proxy
+   * records). Exchanges that departed from the document are not imported: see `store.skipped`.
+   */
+  seed?: Har | string
 }
 
 /** The plant of a newPlant event, as the webhook's body has it: `id` a bigint, every digit as sent. */
@@ -70,19 +80,31 @@ export class PlantStore {
   readonly reader: RequestReader
   private readonly maxDelay: number
   private readonly seeds: ReturnType<typeof givenPlants>
+  private readonly recorded?: Map<string, RecordedPlant[]>
+  /** The seed recording's exchanges left out because they departed from the document, and why. */
+  readonly skipped: SkippedExchange[] = []
   private repository = openMemoryRepository()
   private seeded = new Map<string, Promise<unknown>>()
   private overrides = new Map<string, Override[]>()
   private readonly permanent: NewPlantListener[]
   private listeners: NewPlantListener[] = []
 
-  constructor({ mode = 'stateful', maxDelay = 10_000, document, onNewPlant }: PlantStoreOptions = {}) {
+  constructor({ mode = 'stateful', maxDelay = 10_000, document, onNewPlant, seed }: PlantStoreOptions = {}) {
     this.mode = mode
     this.maxDelay = maxDelay
     this.permanent = onNewPlant ? [onNewPlant] : []
     const dereferenced = dereference(structuredClone(document ?? handlerDocument))
     this.reader = new RequestReader(dereferenced, document ? undefined : requestValidators)
     this.seeds = givenPlants(dereferenced)
+    if (seed !== undefined) {
+      const state = readRecording(seed, this.reader.operations)
+      this.recorded = state.principals
+      this.skipped = state.skipped
+      for (const { index, method, url, reason } of state.skipped)
+        console.warn(
+          `plant store handlers: seed exchange ${index + 1} (${method} ${url}) not imported: ${reason}`,
+        )
+    }
   }
 
   /** The next request to this operation answers `override` instead, once; later ones are normal again. */
@@ -166,7 +188,9 @@ export class PlantStore {
     if (!seeding) {
       const repository = this.repository
       seeding = Promise.all(
-        this.seeds.map((plant) => repository.create(token, { ...plant, id: BigInt(plant.id) })),
+        (this.recorded?.get(token) ?? this.seeds).map((plant) =>
+          repository.create(token, { ...plant, id: BigInt(plant.id) }),
+        ),
       )
       this.seeded.set(token, seeding)
     }

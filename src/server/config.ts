@@ -27,6 +27,8 @@ export interface Config {
   devPrincipal: boolean
   /** Any bearer token is accepted, each its own principal with a store seeded from the examples. */
   sandbox: boolean
+  /** The sandbox's HAR recording (SANDBOX_SEED, --seed): its principals start as it left them. */
+  sandboxSeed: string | undefined
   /** Origins a browser page may call from: any (`*`), these, or none (`[]`: no CORS answers). */
   corsOrigins: '*' | string[]
   rateLimit: {
@@ -103,6 +105,7 @@ const schema = {
     JWT_ISSUER: { type: 'string' },
     JWT_AUDIENCE: { type: 'string' },
     SANDBOX: { type: 'boolean', default: false },
+    SANDBOX_SEED: { type: 'string' },
     CORS_ORIGIN: { type: 'string' },
     RATE_LIMIT_MAX: { type: 'integer', minimum: 1, default: 1000 },
     RATE_LIMIT_WINDOW: { type: 'integer', minimum: 1, maximum: 86400, default: 60 },
@@ -145,6 +148,7 @@ interface Env {
   JWT_ISSUER?: string
   JWT_AUDIENCE?: string
   SANDBOX: boolean
+  SANDBOX_SEED?: string
   CORS_ORIGIN?: string
   RATE_LIMIT_MAX: number
   RATE_LIMIT_WINDOW: number
@@ -248,6 +252,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       'invalid configuration: SANDBOX accepts any token and cannot run with NODE_ENV=production',
     )
   }
+  if (parsed.SANDBOX_SEED !== undefined && !parsed.SANDBOX)
+    throw new Error('invalid configuration: SANDBOX_SEED seeds the sandbox: set SANDBOX=true too')
   if (parsed.SIMULATE_FAULTS && production) {
     throw new Error(
       'invalid configuration: SIMULATE_FAULTS is for tests and cannot run with NODE_ENV=production',
@@ -296,6 +302,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     jwt,
     devPrincipal,
     sandbox: parsed.SANDBOX,
+    sandboxSeed: parsed.SANDBOX_SEED,
     corsOrigins: corsOrigins(parsed.CORS_ORIGIN, production),
     rateLimit: {
       max: parsed.RATE_LIMIT_MAX,

@@ -4,6 +4,7 @@
 import { givenPlants, HttpError } from '@plant-store/core'
 import fp from 'fastify-plugin'
 import { SANDBOX_WEBHOOK_SECRET } from '../../config.js'
+import { recordedSeeds } from '../../lib/sandbox-seed.js'
 import type { Destinations } from '../../webhooks/destinations.js'
 
 /** The request header that names, for the request's own token, where its newPlant events go. */
@@ -12,16 +13,23 @@ export const SANDBOX_WEBHOOK_HEADER = 'sandbox-webhook-url'
 export default fp(
   async (
     app,
-    { destinations, secrets = [] }: { destinations: Destinations | undefined; secrets?: string[] },
+    {
+      destinations,
+      secrets = [],
+      seed,
+    }: { destinations: Destinations | undefined; secrets?: string[]; seed?: string | undefined },
   ) => {
     const seeds = givenPlants(app.spec.dereferenced)
+    // A recording's principals start as it left them (--seed FILE.har); every other token, as before.
+    const recorded = seed === undefined ? undefined : await recordedSeeds(seed, app.spec.operations, app.log)
     const seeded = new Map<string, Promise<unknown>>()
     app.addHook('preHandler', async (request) => {
       const { principal } = request
       if (!principal) return
       let seeding = seeded.get(principal)
       if (!seeding) {
-        const seed = () => Promise.all(seeds.map((plant) => app.repository.create(principal, plant)))
+        const plants = recorded?.get(principal) ?? seeds
+        const seed = () => Promise.all(plants.map((plant) => app.repository.create(principal, plant)))
         // The seeds are the sandbox's own plants: no event announces them.
         seeding = destinations ? destinations.quietly(principal, seed) : seed()
         seeded.set(principal, seeding)
