@@ -5,15 +5,16 @@
 // alone, type-checks and reads int64 ids exactly; and a server app runs `plant-store-server --help` and
 // its sandbox; a verifier app runs `plant-store-verify` against an independent server, with no native
 // module in its tree, and verifies a signed newPlant delivery through `@plant-store/verify/webhooks`.
-import { lstat, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { lstat, mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { repoRoot, runToExit, startProcess } from '../../scripts/lib/processes.js'
+import { repoRoot, startProcess } from '../../scripts/lib/processes.js'
 import { document } from '../../scripts/lib/spec.js'
 import { newPlantEvent } from '../../src/server/webhooks/event.js'
 import { signer } from '../../src/server/webhooks/signing.js'
 import { readVitestReport } from '../helpers/vitest-report.js'
+import { npmInstall, ownEnv, range, run, writeFiles } from './scratch.js'
 
 const packages = ['core', 'msw', 'client', 'server', 'verify'] as const
 type Package = (typeof packages)[number]
@@ -25,39 +26,8 @@ const layout: Record<Package, { dir: string; main: string }> = {
   server: { dir: 'src/server', main: 'dist/index' },
   verify: { dir: 'contracts', main: 'dist/verify/index' },
 }
-const rootManifest = JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8')) as {
-  devDependencies: Record<string, string>
-}
-const range = (name: string) => rootManifest.devDependencies[name] ?? 'latest'
-
 let work = ''
 const tarballs = {} as Record<Package, string>
-
-// The scratch apps get this machine's environment (its proxy and certificates reach the registry), not
-// this run's npm, vitest or Node settings.
-const ownEnv = Object.fromEntries(
-  Object.entries(process.env).filter(
-    ([key]) => !/^(npm_|vitest|vite_|node_options$|node_env$|test$)/i.test(key),
-  ),
-)
-
-/** Runs a command of the scratch apps. */
-async function run(cwd: string, command: string, args: string[], timeoutMs = 240_000) {
-  const began = performance.now()
-  const result = await runToExit({
-    name: `${command} ${args.join(' ')}`,
-    command,
-    args,
-    cwd,
-    cleanEnv: true,
-    env: { ...ownEnv, NO_COLOR: '1', npm_config_update_notifier: 'false' },
-    timeoutMs,
-  })
-  return { ...result, seconds: (performance.now() - began) / 1000 }
-}
-
-const npmInstall = (cwd: string, specs: string[] = []) =>
-  run(cwd, 'npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...specs])
 
 /** Bytes of the files under a folder, as the disk holds them; a bounded walk, symlinks not followed. */
 async function bytes(dir: string): Promise<number> {
@@ -66,13 +36,6 @@ async function bytes(dir: string): Promise<number> {
   for (const entry of entries)
     if (entry.isFile()) total += (await lstat(join(entry.parentPath, entry.name))).size
   return total
-}
-
-async function writeFiles(dir: string, files: Record<string, string>) {
-  for (const [name, text] of Object.entries(files)) {
-    await mkdir(dirname(join(dir, name)), { recursive: true })
-    await writeFile(join(dir, name), text)
-  }
 }
 
 beforeAll(async () => {
