@@ -182,7 +182,7 @@ describe('replaying the recording as a mock', () => {
       seed: JSON.stringify(withDeparture()),
     })
     const mocked = setupServer(...handlers)
-    mocked.listen({ onUnhandledRequest: 'error' })
+    mocked.listen({ onUnhandledFrame: 'error' })
     try {
       const one = await call('http://replay.test', 'principal-1', 'GET', '/plants')
       expect(idsOf(one.text)).toEqual([BIG, '9007199254740995'])

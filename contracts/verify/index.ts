@@ -2,6 +2,7 @@
 
 export { interfaceOf, type Profile } from '../lib/document.js'
 export { CHECK_NAMES, CHECKS, type CheckName } from './checks.js'
+export { type Difference, type ReplayedExchange, type ReplayOptions, replay } from './replay.js'
 export { type Coverage, coverageOf, parametersOf } from './report-coverage.js'
 export { htmlReport } from './report-html.js'
 export { jsonReport } from './report-json.js'

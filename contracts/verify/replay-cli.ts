@@ -60,7 +60,7 @@ export async function runReplay(command: ReplayCommand): Promise<number> {
   const differing = exchanges.filter((e) => e.differences.length > 0).length
   const allowed = command.allowDifferences && differing > 0 ? ' (allowed: --allow-differences)' : ''
   console.log(
-    `\nReplayed ${exchanges.length} exchanges: ${departed} departed from the document, ${differing} differed from the recording${allowed}.`,
+    `\nReplayed ${exchanges.length} exchange${exchanges.length === 1 ? '' : 's'}: ${departed} departed from the document, ${differing} differed from the recording${allowed}.`,
   )
   return departed > 0 || (differing > 0 && !command.allowDifferences) ? 1 : 0
 }

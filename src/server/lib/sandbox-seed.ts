@@ -6,6 +6,8 @@ import type { FastifyBaseLogger } from 'fastify'
 import { sandboxPrincipal } from '../config.js'
 import { StoreStartError } from '../repository/migrations.js'
 
+const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`
+
 /** Sandbox principal → the plants its store starts with, from the recording at `file`. */
 export async function recordedSeeds(
   file: string,
@@ -26,10 +28,12 @@ export async function recordedSeeds(
   for (const [token, plants] of state.principals) {
     // A pseudonym such as principal-1 is a token of its own in the sandbox, where any token is one.
     seeds.set(sandboxPrincipal(token), plants)
-    said.push(`Bearer ${token.length > 24 ? `${token.slice(0, 8)}…` : token} (${plants.length} plants)`)
+    said.push(
+      `Bearer ${token.length > 24 ? `${token.slice(0, 8)}…` : token} (${count(plants.length, 'plant')})`,
+    )
   }
   log.warn(
-    `seed: ${file} starts ${seeds.size} principals as the recording left them: ${said.join(', ') || 'none'}; other tokens start with the example plants`,
+    `seed: ${file} starts ${count(seeds.size, 'principal')} as the recording left them: ${said.join(', ') || 'none'}; other tokens start with the example plants`,
   )
   return seeds
 }
