@@ -41,6 +41,7 @@ const differsByLine = [
   'postgres-instances',
   'proxy',
   'rate-limit',
+  'recording',
   'refusals',
   'reliability',
   'repository',

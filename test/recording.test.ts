@@ -13,6 +13,7 @@ import { parseExact } from '../contracts/lib/exact-json.js'
 import { startProxy } from '../contracts/verify/proxy.js'
 import { proxy, sandbox } from '../scripts/lib/commands.js'
 import { repoRoot, runToExit, type Started, startProcess } from '../scripts/lib/processes.js'
+import { loadConfig } from '../src/server/config.js'
 import { startServer } from './helpers/server-process.js'
 
 const TOKENS = { AUTH_TOKENS: 'alice:token-a,bob:token-b' }
@@ -214,6 +215,16 @@ describe('replaying the recording as a mock', () => {
       expect.objectContaining({ index: 8, reason: expect.stringMatching(/plant departs.*name/) }),
     ])
   })
+})
+
+it('refuses SANDBOX_SEED without the sandbox, and a seed file that cannot be read', async () => {
+  expect(() => loadConfig({ SANDBOX_SEED: har })).toThrow(/SANDBOX_SEED seeds the sandbox/)
+  const refused = await runToExit({
+    ...sandbox({ env: { SANDBOX_SEED: join(work, 'missing.har') } }),
+    timeoutMs: 30_000,
+  })
+  expect(refused.exit).toBe(1)
+  expect(refused.output).toMatch(/the sandbox cannot seed from .*missing\.har/)
 })
 
 describe('replaying the recording as a regression test', () => {
