@@ -45,7 +45,7 @@ async function run() {
   const addresses: string[] = []
   // Link's target resolved against the address of the page it came with (RFC 3986 §5), as an app's
   // would: fetch alone would resolve it against this document's address instead.
-  let address: string | undefined = `${api}/plants?limit=1`
+  let address: string | undefined = new URL(`${api}/plants?limit=1`, location.href).href
   while (address && addresses.length < 50) {
     addresses.push(address)
     const page: Response = await fetch(address, { headers })
@@ -55,7 +55,7 @@ async function run() {
     const next = nextAddress(page.headers.get('link'))
     address = next === undefined ? undefined : new URL(next, page.url).href
   }
-  const below = addresses.every((a) => a.startsWith(`${api}/plants?`))
+  const below = addresses.every((a) => a.startsWith(new URL(`${api}/plants?`, location.href).href))
   show(
     'list',
     address === undefined && addresses.length > 1 && below && ids.includes(id),
