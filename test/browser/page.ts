@@ -1,5 +1,5 @@
 // A small app page for the browser test: starts the plant store handlers in MSW's service worker with a
-// relative baseUrl, as an app does, then creates, lists (following Link as the browser resolves it),
+// relative baseUrl, as an app does, then creates, lists (following Link from the page it came with),
 // replaces and deletes a plant with plain fetch, showing each result.
 
 import { nextAddress } from '@plant-store/core'
@@ -12,9 +12,10 @@ interface Element {
   textContent: string | null
   append(child: Element): void
 }
-const { document, window } = globalThis as unknown as {
+const { document, window, location } = globalThis as unknown as {
   document: { getElementById(id: string): Element | null; createElement(tag: string): Element }
   window: Record<string, unknown>
+  location: { href: string }
 }
 
 const api = '/api'
