@@ -258,4 +258,22 @@ describe('Link followed as the RFCs allow it, against the address of the request
     // An answer that does not record its address: the path it was asked by.
     expect(resolveLink('?cursor=Mg', '/plants?limit=2')).toBe('/plants?cursor=Mg')
   })
+
+  it("takes a loopback name of the same listener for the page's own address", () => {
+    const page = 'http://127.0.0.1:8080/plants?limit=2'
+    // A store that writes its configured address into Link: the same listener, followed where it answered.
+    expect(resolveLink('http://localhost:8080/plants?cursor=Mg', page)).toBe(
+      'http://127.0.0.1:8080/plants?cursor=Mg',
+    )
+    expect(resolveLink('http://[::1]:8080/plants?cursor=Mg', page)).toBe(
+      'http://127.0.0.1:8080/plants?cursor=Mg',
+    )
+    // Another port, or a host off this machine, is another listener.
+    expect(resolveLink('http://localhost:8081/plants?cursor=Mg', page)).toBe(
+      'http://localhost:8081/plants?cursor=Mg',
+    )
+    expect(resolveLink('http://store.test:8080/plants?cursor=Mg', page)).toBe(
+      'http://store.test:8080/plants?cursor=Mg',
+    )
+  })
 })

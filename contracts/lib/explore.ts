@@ -177,8 +177,20 @@ const NO_ORIGIN = 'http://origin.invalid'
  */
 export function resolveLink(target: string, from: string): string {
   const base = new URL(from, NO_ORIGIN)
-  const url = new URL(target, base)
+  let url = new URL(target, base)
+  // A store that writes absolute Links from its own configured address (`http://localhost:8080`)
+  // while the verifier reaches it as 127.0.0.1:8080 names the same listener: followed there.
+  if (url.origin !== base.origin && sameLoopbackListener(url, base))
+    url = new URL(`${url.pathname}${url.search}`, base.origin)
   return base.origin === NO_ORIGIN && url.origin === NO_ORIGIN ? `${url.pathname}${url.search}` : url.href
+}
+
+const loopback = (host: string) =>
+  host === 'localhost' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
+
+/** Two addresses on this machine's loopback, with the same scheme and port: one listener by two names. */
+function sameLoopbackListener(a: URL, b: URL): boolean {
+  return a.protocol === b.protocol && a.port === b.port && loopback(a.hostname) && loopback(b.hostname)
 }
 
 /**
