@@ -20,33 +20,21 @@ import {
 import type { Duplex } from 'node:stream'
 import {
   BODY_LIMIT,
-  bearerToken,
-  type Check,
+  connectRefused,
   createAjv,
   errorBody,
-  HEADER_LIMIT,
   HttpError,
+  hostRequired,
   type LoadedSpec,
-  type OperationEntry,
-  PATH_SEGMENT_LIMIT,
   type PlantRepository,
-  parseJsonBody,
+  parserRefusal,
   plantOperations,
-  routeSchema,
-  tokenRequired,
-  unrouted,
-  validatorCompiler,
+  type RequestInput,
+  RequestReader,
+  type Routed,
+  unmetExpectation,
 } from '@plant-store/core'
 import type { Listen } from './commands.js'
-
-type Part = 'params' | 'body' | 'querystring'
-
-interface Route {
-  entry: OperationEntry
-  pattern: RegExp
-  names: string[]
-  checks: Partial<Record<Part, Check>>
-}
 
 /** What Prism is sent for a valid request. */
 interface Forward {
@@ -70,133 +58,65 @@ const holdsNothing: PlantRepository = {
   close: async () => {},
 }
 
-/** Judges requests as the real server does (src/server/app.ts), with the same code and messages. */
-export class RequestJudge {
-  private readonly routes: Route[]
-  private readonly refusal: ReturnType<typeof unrouted>
-
-  constructor({ operations }: LoadedSpec) {
-    this.refusal = unrouted(operations)
-    const compile = validatorCompiler(createAjv())
-    this.routes = operations.map((entry) => {
-      const names = [...entry.path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1] as string)
-      const schema = routeSchema(entry)
-      const checks: Route['checks'] = {}
-      for (const part of ['params', 'body', 'querystring'] as const) {
-        const partSchema = schema[part]
-        if (partSchema) checks[part] = compile({ schema: partSchema, httpPart: part })
-      }
-      return { entry, pattern: new RegExp(`^${entry.path.replace(/\{[^}]+\}/g, '([^/]+)')}$`), names, checks }
-    })
-  }
-
-  /** The operation a method and path name, with its path parameters, or the server's 400, 404, 405 or 414. */
-  route(method: string, path: string): { route: Route; params: Record<string, string> } {
+/**
+ * Reads and validates the request as the server does (core's RequestReader), runs the operation on a
+ * store that holds nothing for what it refuses whatever is stored, and gives what Prism is to be sent.
+ */
+async function judge(
+  reader: RequestReader,
+  incoming: RequestInput,
+  routed: Routed,
+  query: URLSearchParams,
+): Promise<Forward> {
+  const { entry, token, input } = await reader.read(incoming, routed, query)
+  const operation = plantOperations[entry.operationId as keyof typeof plantOperations]
+  if (operation) {
     try {
-      decodeURIComponent(path)
-    } catch {
-      throw new HttpError(400, 'the path is not valid percent-encoded UTF-8')
+      await operation(holdsNothing, '', input as never)
+    } catch (error) {
+      if (error instanceof HttpError && error.statusCode === 400) throw error
     }
-    const route = this.routes.find(
-      (candidate) => candidate.entry.method.toUpperCase() === method && candidate.pattern.test(path),
-    )
-    if (!route) throw this.refusal(method, path)
-    const values = route.pattern.exec(path)?.slice(1) ?? []
-    // The server's router refuses such a segment before any hook runs, as written (not decoded).
-    if (values.some((value) => value.length > PATH_SEGMENT_LIMIT))
-      throw new HttpError(414, `a path segment is longer than ${PATH_SEGMENT_LIMIT} characters`)
-    const params = Object.fromEntries(
-      route.names.map((name, i) => [name, decodeURIComponent(values[i] ?? '')]),
-    )
-    return { route, params }
   }
-
-  /** The server's authentication, as far as the mock goes: the form of the bearer token, any token accepted. */
-  token(entry: OperationEntry, headers: IncomingHttpHeaders): string | undefined {
-    if (!entry.secured) return undefined
-    const token = bearerToken(headers.authorization)
-    if (token === undefined) throw tokenRequired()
-    return token
-  }
-
-  /**
-   * Reads and validates the rest of the request (its body as the server's content-type parsers take
-   * it, then params, body and query string, in Fastify's order), runs the operation on a store that
-   * holds nothing for what it refuses whatever is stored, and gives what Prism is to be sent.
-   */
-  async judge(
-    { route, params }: ReturnType<RequestJudge['route']>,
-    token: string | undefined,
-    headers: IncomingHttpHeaders,
-    query: URLSearchParams,
-    body: ReceivedBody,
-  ): Promise<Forward> {
-    const { entry, checks } = route
-    let parsed: unknown
-    if (body.sent) {
-      // Both of the server's parsers read the body whole, within the limit, before looking at it.
-      if (body.tooLarge) throw new HttpError(413, `the body is larger than ${BODY_LIMIT} bytes`)
-      if (checks.body) {
-        const encoding = headers['content-encoding']?.trim().toLowerCase()
-        if (encoding && encoding !== 'identity')
-          throw new HttpError(
-            415,
-            `the body must not be encoded: Content-Encoding ${encoding} is not accepted`,
-            {
-              'accept-encoding': 'identity',
-            },
-          )
-        const given = headers['content-type']
-        if (given?.split(';')[0]?.trim().toLowerCase() !== 'application/json')
-          throw new HttpError(
-            415,
-            `the body must be application/json, not ${given || 'without a content type'}`,
-          )
-        parsed = parseJsonBody(body.bytes.toString('utf8'))
-      }
-    }
-    const input = {
-      params: validate(checks.params, 'params', params),
-      body: validate(checks.body, 'body', parsed),
-      query: validate(checks.querystring, 'querystring', queryObject(query)),
-    }
-    const operation = plantOperations[entry.operationId as keyof typeof plantOperations]
-    if (operation) {
-      try {
-        await operation(holdsNothing, '', input as never)
-      } catch (error) {
-        if (error instanceof HttpError && error.statusCode === 400) throw error
-      }
-    }
-    return {
-      path: entry.path.replace(/\{([^}]+)\}/g, (_, name: string) =>
-        encodeURIComponent(String(representable((input.params as Record<string, unknown>)[name]))),
-      ),
-      authorization: token === undefined ? undefined : `Bearer ${token}`,
-      body: checks.body ? JSON.stringify(representable(input.body)) : undefined,
-    }
+  return {
+    path: entry.path.replace(/\{([^}]+)\}/g, (_, name: string) =>
+      encodeURIComponent(String(representable((input.params as unknown as Record<string, unknown>)[name]))),
+    ),
+    authorization: token === undefined ? undefined : `Bearer ${token}`,
+    body: input.body === undefined ? undefined : JSON.stringify(representable(input.body)),
   }
 }
 
-function validate(check: Check | undefined, part: Part, data: unknown): unknown {
-  if (!check) return data
-  const result = check(data)
-  if (result === false) {
-    // Fastify's default schemaErrorFormatter, so the messages are the server's.
-    const message = (check.errors ?? []).map((e) => `${part}${e.instancePath ?? ''} ${e.message}`).join(', ')
-    throw new HttpError(400, message)
+/** A node:http request as core's reader takes it: its body read once, when the reader asks for it. */
+function incoming(req: IncomingMessage): RequestInput {
+  return {
+    method: req.method ?? 'GET',
+    url: req.url ?? '/',
+    headers: {
+      get: (name) => {
+        const value = req.headers[name]
+        return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value
+      },
+    },
+    arrayBuffer: () => readBody(req),
   }
-  return result === true ? data : result.value
 }
 
-/** A query string as Fastify's parser gives it: a repeated name becomes an array. */
-function queryObject(query: URLSearchParams): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {}
-  for (const [name, value] of query) {
-    const seen = out[name]
-    out[name] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value]
-  }
-  return out
+/** Reads the body to its end, keeping the limit and a little more: past it, only that it is over counts. */
+function readBody(req: IncomingMessage): Promise<ArrayBuffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let kept = 0
+    req.on('data', (chunk: Buffer) => {
+      if (kept > BODY_LIMIT) return
+      chunks.push(chunk)
+      kept += chunk.length
+    })
+    req.on('end', () => {
+      const bytes = Buffer.concat(chunks)
+      resolve(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer)
+    })
+    req.on('error', reject)
+  })
 }
 
 /** The value with every integer a JavaScript number cannot hold replaced by the largest one of its sign. */
@@ -206,30 +126,6 @@ function representable(value: unknown): unknown {
   if (typeof value === 'object' && value !== null)
     return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, representable(item)]))
   return value
-}
-
-type ReceivedBody = { sent: false } | { sent: true; tooLarge: boolean; bytes: Buffer }
-
-/** Whether Fastify would read a body at all: never for GET and HEAD, else as its content-type handling decides. */
-function bodySent(method: string, headers: IncomingHttpHeaders): boolean {
-  if (method === 'GET' || method === 'HEAD') return false
-  const length = headers['content-length']
-  if (headers['transfer-encoding'] !== undefined) return true
-  return headers['content-type'] === undefined ? length !== undefined && length !== '0' : length !== undefined
-}
-
-/** Reads the body, keeping at most the limit and one byte more: past it, only whether it was over counts. */
-function readBody(req: IncomingMessage): Promise<{ tooLarge: boolean; bytes: Buffer }> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = []
-    let size = 0
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length
-      if (size <= BODY_LIMIT) chunks.push(chunk)
-    })
-    req.on('end', () => resolve({ tooLarge: size > BODY_LIMIT, bytes: Buffer.concat(chunks) }))
-    req.on('error', reject)
-  })
 }
 
 // RFC 7240 as Prism reads it: `Prefer: code=404, example=duplicate`.
@@ -281,17 +177,11 @@ const notForwarded = new Set([
   'expect',
 ])
 
-/** The status and message the real server gives for what Node's HTTP parser refuses (src/server/lib/refusals.ts). */
-function clientErrorAnswer(code: string | undefined): [number, string] {
-  if (code === 'HPE_HEADER_OVERFLOW')
-    return [431, `the request line and headers are larger than ${HEADER_LIMIT} bytes`]
-  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return [408, 'the request did not arrive in time']
-  return [400, 'the request is not valid HTTP']
-}
-
 export function startMockFront(upstream: string, spec: LoadedSpec, { host, port }: Listen): Promise<Server> {
   const target = new URL(upstream)
-  const judge = new RequestJudge(spec)
+  // Ajv compiles each operation's schemas on its first request, as the server's validator compiler does.
+  const ajv = createAjv()
+  const reader = new RequestReader(spec.dereferenced, { compile: (schema) => ajv.compile(schema) })
 
   /** Sends a request to Prism and its answer back, without Link on a page asked for with a cursor. */
   const forward = (
@@ -322,27 +212,25 @@ export function startMockFront(upstream: string, spec: LoadedSpec, { host, port 
     else onward.end(body)
   }
 
-  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+  /** `unmet`: the request's Expect is one Node would refuse (checkExpectation). */
+  const handle = async (req: IncomingMessage, res: ServerResponse, unmet = false) => {
     const url = new URL(req.url ?? '/', 'http://mock')
     const method = req.method ?? 'GET'
     // Preflights are Prism's to answer (it allows every origin, method and header); so is every
     // request asking for a refusal, which Prism gives from the document's examples.
-    if (method === 'OPTIONS' || asksForRefusal(req.headers, url.searchParams)) {
+    if (!unmet && (method === 'OPTIONS' || asksForRefusal(req.headers, url.searchParams))) {
       forward(req, res, req.url ?? '/', { ...req.headers, host: target.host })
       return
     }
     let secured = false
     try {
-      // Node refuses these with an empty answer unless told otherwise (requireHostHeader, checkExpectation).
-      if (req.headers.host === undefined && req.httpVersion === '1.1')
-        throw new HttpError(400, 'an HTTP/1.1 request must have a Host header')
-      const routed = judge.route(method, url.pathname)
-      secured = routed.route.entry.secured
-      const token = judge.token(routed.route.entry, req.headers)
-      const received: ReceivedBody = bodySent(method, req.headers)
-        ? { sent: true, ...(await readBody(req)) }
-        : { sent: false }
-      const sent = await judge.judge(routed, token, req.headers, url.searchParams, received)
+      // The server's router first (400, 414), then what Node would refuse with an empty answer
+      // (requireHostHeader, checkExpectation), which the server refuses in its first hook.
+      const routed = reader.route(method, url.pathname)
+      if (req.headers.host === undefined && req.httpVersion === '1.1') throw hostRequired()
+      if (unmet) throw unmetExpectation(req.headers.expect)
+      secured = routed.entry?.secured ?? false
+      const sent = await judge(reader, incoming(req), routed, url.searchParams)
       const headers: OutgoingHttpHeaders = { host: target.host }
       for (const [name, value] of Object.entries(req.headers))
         if (!notForwarded.has(name) && value !== undefined) headers[name] = value
@@ -362,26 +250,27 @@ export function startMockFront(upstream: string, spec: LoadedSpec, { host, port 
   const server = createServer({ requireHostHeader: false }, (req, res) => {
     void handle(req, res)
   })
-  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) =>
-    refuse(
-      res,
-      req,
-      new HttpError(417, `the expectation ${req.headers.expect} cannot be met: only 100-continue is`),
-      false,
-    ),
-  )
-  // What Node's parser refuses is answered in the Error shape too, as the server answers it.
-  server.on('clientError', (error: Error & { code?: string }, socket: Duplex) => {
-    if (error.code === 'ECONNRESET' || socket.destroyed) return
-    const [status, message] = clientErrorAnswer(error.code)
-    const body = JSON.stringify(errorBody(status, message))
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+    void handle(req, res, true)
+  })
+  /** A whole answer in the Error shape on a socket Node has handed over, which is then closed. */
+  const answerRaw = (socket: Duplex, { statusCode, message }: HttpError) => {
+    const body = JSON.stringify(errorBody(statusCode, message))
     if (socket.writable)
       socket.write(
-        `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `HTTP/1.1 ${statusCode} ${STATUS_CODES[statusCode]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
           `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${randomUUID()}\r\nConnection: close\r\n\r\n${body}`,
       )
     socket.destroy()
+  }
+  // What Node's parser refuses is answered in the Error shape too, as the server answers it.
+  server.on('clientError', (error: Error & { code?: string; rawPacket?: Buffer }, socket: Duplex) => {
+    if (error.code === 'ECONNRESET' || socket.destroyed) return
+    const firstLine = error.rawPacket?.subarray(0, 8192).toString('latin1').split('\n', 1)[0]
+    answerRaw(socket, parserRefusal(error.code, firstLine))
   })
+  // Node would close the connection without a word: the mock, like the server, is no proxy.
+  server.on('connect', (_req: IncomingMessage, socket: Duplex) => answerRaw(socket, connectRefused()))
   return new Promise((resolve, reject) => {
     server.once('error', reject)
     server.listen(port, host, () => resolve(server))

@@ -13,7 +13,22 @@ export { INT64_MAX, INT64_MIN, integerText, isInt64 } from './lib/int64.js'
 export { isUnicodeText, parseJsonBody } from './lib/json-body.js'
 export { BODY_LIMIT, HEADER_LIMIT, PATH_SEGMENT_LIMIT } from './lib/limits.js'
 export { nextAddress, nextLink } from './lib/link.js'
+export {
+  codedBodyRefusal,
+  connectRefused,
+  hostRequired,
+  parserRefusal,
+  unmetExpectation,
+} from './lib/node-refusals.js'
 export * from './lib/recording.js'
+export {
+  type ReadRequest,
+  type RequestInput,
+  RequestReader,
+  type RequestReaderOptions,
+  type Routed,
+  type Validators,
+} from './lib/request-reader.js'
 export { unrouted } from './lib/unrouted.js'
 export { createAjv, validatorCompiler } from './lib/validation.js'
 export {

@@ -17,13 +17,13 @@ import {
   type operations,
   plantOperations,
   type RecordedPlant,
+  RequestReader,
   readRecording,
   requestValidators,
   type SkippedExchange,
   type webhooks,
 } from '@plant-store/core'
 import { stringify } from 'lossless-json'
-import { RequestReader } from './request-reader.js'
 
 export type Mode = 'stateful' | 'examples'
 
@@ -94,7 +94,7 @@ export class PlantStore {
     this.maxDelay = maxDelay
     this.permanent = onNewPlant ? [onNewPlant] : []
     const dereferenced = dereference(structuredClone(document ?? handlerDocument))
-    this.reader = new RequestReader(dereferenced, document ? undefined : requestValidators)
+    this.reader = new RequestReader(dereferenced, document ? {} : { validators: requestValidators })
     this.seeds = givenPlants(dereferenced)
     if (seed !== undefined) {
       const state = readRecording(seed, this.reader.operations)
@@ -150,7 +150,9 @@ export class PlantStore {
     try {
       const prefer = preferences(request.headers.get('prefer'))
       delay = this.delayOf(prefer.get('delay'))
-      const { entry } = this.reader.route(request.method, path).route
+      const routed = this.reader.route(request.method, path)
+      if (routed.refusal) throw routed.refusal
+      const { entry } = routed
       secured = entry.secured
       const override = this.overrides.get(entry.operationId)?.shift()
       if (override === 'network-error' || prefer.has('network-error')) return { networkError: true, delay }
@@ -160,7 +162,7 @@ export class PlantStore {
       }
       const query = new URLSearchParams(url.search)
       for (const name of controlParameters) query.delete(name)
-      const read = await this.reader.read(request, path, query)
+      const read = await this.reader.read(request, routed, query)
       const answer =
         this.mode === 'examples'
           ? exampleAnswer(read.entry, prefer, url.searchParams, query)
