@@ -32,7 +32,6 @@ import {
 import auth from './plugins/app/auth.js'
 import openapiRoutes from './plugins/app/openapi-routes.js'
 import repository from './plugins/app/repository.js'
-import sandbox from './plugins/app/sandbox.js'
 import webhooks from './plugins/app/webhooks.js'
 import cors from './plugins/external/cors.js'
 import docs from './plugins/external/docs.js'
@@ -258,8 +257,13 @@ export async function buildApp({
     done(takesBody(request) ? refuseCodedBody(request) : undefined, payload)
   })
   await app.register(without.has('auth') ? noAuth : auth, { config })
+  // Loaded only for the sandbox, with its seeds.
   if (config.sandbox)
-    await app.register(sandbox, { destinations, secrets: config.webhooks?.secrets, seed: config.sandboxSeed })
+    await app.register((await import('./plugins/app/sandbox.js')).default, {
+      destinations,
+      secrets: config.webhooks?.secrets,
+      seed: config.sandboxSeed,
+    })
   if (config.simulateFaults) app.addHook('preHandler', simulateHandlerFault)
   await app.register(openapiRoutes, {
     handlers: { ...plantHandlers, ...probeHandlers },

@@ -1,8 +1,7 @@
 // Opens the repository that DATABASE_URL names: SQLite (`sqlite:`) or PostgreSQL (`postgres://`).
 import type { PlantRepository } from '@plant-store/core'
 import type { Outbox, OutboxOptions } from './outbox.js'
-import { openPostgresRepository } from './postgres-repository.js'
-import { openSqliteRepository, type SqliteOptions } from './sqlite-repository.js'
+import type { SqliteOptions } from './sqlite-repository.js'
 
 export interface StoreOptions {
   databaseUrl: string
@@ -22,9 +21,14 @@ export async function openRepository({
   outbox,
   ...pool
 }: StoreOptions): Promise<PlantRepository & { outbox: Outbox }> {
-  if (databaseUrl.startsWith('sqlite:'))
+  // Each store's driver is loaded only when it is the one used: pg costs a SQLite server's start nothing.
+  if (databaseUrl.startsWith('sqlite:')) {
+    const { openSqliteRepository } = await import('./sqlite-repository.js')
     return openSqliteRepository(databaseUrl.slice('sqlite:'.length), { ...sqlite, outbox })
-  if (/^postgres(ql)?:\/\//.test(databaseUrl))
+  }
+  if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    const { openPostgresRepository } = await import('./postgres-repository.js')
     return openPostgresRepository({ url: databaseUrl, ...pool, outbox })
+  }
   throw new Error(`DATABASE_URL: unsupported scheme in ${databaseUrl}`)
 }

@@ -4,7 +4,7 @@ import { bearerToken, type HttpError, tokenInvalid, tokenRequired } from '@plant
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Config } from '../../config.js'
-import { createJwtVerifier, looksLikeJwt } from '../../lib/jwt.js'
+import type { JwtVerifier } from '../../lib/jwt.js'
 import { tooMany } from '../external/rate-limit.js'
 
 declare module 'fastify' {
@@ -21,7 +21,14 @@ export default fp(
     // Keyed by the SHA-256 digest of each token, never by the token: a lookup compares digests, whose
     // bytes say nothing of the token a caller must guess, so its timing leaks nothing of a token.
     const known = new Map([...config.tokens].map(([token, principal]) => [digest(token), principal]))
-    const jwt = config.jwt && createJwtVerifier(config.jwt, config.retryAfterSeconds)
+    // jose is loaded only when JSON Web Tokens are accepted.
+    let jwt: JwtVerifier | undefined
+    let looksLikeJwt = (_token: string) => false
+    if (config.jwt) {
+      const loaded = await import('../../lib/jwt.js')
+      jwt = loaded.createJwtVerifier(config.jwt, config.retryAfterSeconds)
+      looksLikeJwt = loaded.looksLikeJwt
+    }
     /** Who a token is, when that is known without asking anyone: the sandbox, AUTH_TOKENS, a JWT seen lately. */
     const principalOf = (tokenDigest: string): string | undefined => {
       // The same SHA-256 as the digest, in hex as sandbox principals have always been named.

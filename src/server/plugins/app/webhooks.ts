@@ -2,11 +2,9 @@
 // as delivered, to retry with backoff, or failed for good. Started with the app, stopped when it closes.
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
-import { Agent } from 'undici'
 import type { WebhookConfig } from '../../config.js'
 import type { OutboxEvent } from '../../repository/outbox.js'
 import type { Destinations } from '../../webhooks/destinations.js'
-import { postSigned, signer } from '../../webhooks/signing.js'
 
 /** Attempts in flight at once: a stalled receiver holds one of them, not the whole worker. */
 const CONCURRENCY = 64
@@ -32,6 +30,11 @@ export default fp(
     { config, destinations }: { config: WebhookConfig | undefined; destinations: Destinations | undefined },
   ) => {
     if (!config?.deliver || !destinations) return
+    // Loaded only by an instance that sends events: undici and the signing cost every other start.
+    const [{ Agent }, { postSigned, signer }] = await Promise.all([
+      import('undici'),
+      import('../../webhooks/signing.js'),
+    ])
     const { outbox } = app
     const sign = signer(config.secrets)
     const dispatcher = new Agent({ connections: CONCURRENCY })

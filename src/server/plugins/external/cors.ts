@@ -1,5 +1,5 @@
 // CORS, so that browser apps on the allowed origins can call the server; Link and the challenge stay readable.
-import cors, { type FastifyCorsOptions } from '@fastify/cors'
+import type { FastifyCorsOptions } from '@fastify/cors'
 import type { FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 
@@ -12,6 +12,8 @@ const isPreflight = (request: FastifyRequest) =>
 export default fp(async (app, { origins }: { origins: '*' | string[] }) => {
   // No origin allowed: no CORS answers at all, and a browser keeps pages of other origins out.
   if (origins !== '*' && origins.length === 0) return
+  // Loaded only when some origin is allowed: a production server without CORS_ORIGIN does without.
+  const { default: cors } = await import('@fastify/cors')
   const options: FastifyCorsOptions = {
     origin: origins === '*' ? true : origins,
     // The methods the document uses; @fastify/cors would allow only GET, HEAD and POST.
