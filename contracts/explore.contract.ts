@@ -10,12 +10,12 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { repoRoot } from '../scripts/lib/processes.js'
 import { givenPlants } from '../scripts/lib/spec.js'
 import { BODY_LIMIT } from '../src/server/app.js'
+import { loadDocument } from '../src/verify/document.js'
+import { describeAnswer } from '../src/verify/http.js'
+import { expectedStatus, judge, Principal, readBackFindings, stateOf } from '../src/verify/judge/listing.js'
+import { describeProbe, type Probe, probeArbitrary } from '../src/verify/requests/generated.js'
 import { type ExplorationDeviation, explorationDeviations } from './deviations.js'
-import { loadDocument } from './lib/document.js'
 import { describeNewPlantEvents } from './lib/event-tests.js'
-import { expectedStatus, judge, Principal, readBackFindings, stateOf } from './lib/explore.js'
-import { describeAnswer } from './lib/http.js'
-import { describeProbe, type Probe, probeArbitrary } from './lib/probes.js'
 import {
   chosenTargets,
   contractSpecPath,

@@ -7,14 +7,15 @@ import * as commands from '../scripts/lib/commands.js'
 import { INSTALL_HINT, postgresBinDir } from '../scripts/lib/postgres.js'
 import { repoRoot, runToExit } from '../scripts/lib/processes.js'
 import { givenPlants, specPath } from '../scripts/lib/spec.js'
+import { loadDocument, lowestSuccess } from '../src/verify/document.js'
+import { describeAnswer, send } from '../src/verify/http.js'
+import { validateAnswer } from '../src/verify/judge/answer.js'
+import type { ConventionProblem, Plant } from '../src/verify/requests/cases.js'
+import { exampleCases } from '../src/verify/requests/examples.js'
+import { generatedCases } from '../src/verify/requests/negative.js'
 import { deviations } from './deviations.js'
-import { CONTRACT_HEADERS_TIMEOUT_MS, CONTRACT_RATE_LIMIT, TRANSPORT_DERIVATIONS } from './fixtures.js'
-import type { ConventionProblem, Plant } from './lib/cases.js'
-import { loadDocument, lowestSuccess } from './lib/document.js'
 import { describeNewPlantEvents } from './lib/event-tests.js'
-import { exampleCases } from './lib/example-cases.js'
-import { generatedCases } from './lib/generated-cases.js'
-import { describeAnswer, send } from './lib/http.js'
+import { CONTRACT_HEADERS_TIMEOUT_MS, CONTRACT_RATE_LIMIT, TRANSPORT_DERIVATIONS } from './lib/kit-rules.js'
 import { CaseRunner, expectationOf } from './lib/run-case.js'
 import {
   authorization,
@@ -27,7 +28,6 @@ import {
   startTargets,
   type TargetName,
 } from './lib/targets.js'
-import { validateAnswer } from './lib/validate.js'
 
 // The real server on PostgreSQL needs its binaries; CI has them (.ci/run installs them).
 const postgres = postgresBinDir() !== undefined || process.env.CI === 'true'
@@ -46,7 +46,7 @@ const TARGETS = chosenTargets(ALL_TARGETS)
 const loaded = await loadDocument(contractSpecPath)
 const { document, operations } = loaded
 const conventionProblems: ConventionProblem[] = []
-const examples = exampleCases(operations, conventionProblems)
+const examples = exampleCases(operations, conventionProblems, { rateLimit: CONTRACT_RATE_LIMIT })
 const generated = generatedCases(operations)
 
 /** Deviation classes that cover no case of the document under test. */

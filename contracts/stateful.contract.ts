@@ -1,7 +1,8 @@
 // The stateful, model-based layer of the contract suite: random sequences of create, list (every page,
 // through Link), get, replace and delete, for two principals, run with fast-check's model-based testing
-// on the real server (on SQLite and on PostgreSQL) and the sandbox, and checked against a model of the store (contracts/lib/model.ts).
-// The commands come from the document's links (contracts/lib/stateful.ts).
+// on the real server (on SQLite and on PostgreSQL) and the sandbox, and checked against a model of the
+// store (src/verify/sequences/store-model.ts). The commands come from the document's links
+// (src/verify/sequences/commands.ts).
 //
 // Properties, on every step: read-your-writes (a plant reads back exactly as the model holds it, ids
 // digit for digit); 404 after a delete, and the plant gone from the list; 409 on a taken id, nothing
@@ -16,10 +17,10 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { INSTALL_HINT, postgresBinDir } from '../scripts/lib/postgres.js'
 import { repoRoot } from '../scripts/lib/processes.js'
-import { loadDocument } from './lib/document.js'
+import { loadDocument } from '../src/verify/document.js'
+import { type Api, deriveApi, describeApi } from '../src/verify/sequences/commands.js'
+import { RequestCounts, type RunResult, runTarget, writeReport } from '../src/verify/sequences/run.js'
 import { describeNewPlantEvents } from './lib/event-tests.js'
-import { type Api, deriveApi, describeApi } from './lib/stateful.js'
-import { RequestCounts, type RunResult, runTarget, writeReport } from './lib/stateful-run.js'
 import {
   chosenTargets,
   contractSpecPath,
@@ -55,7 +56,7 @@ const PATH = process.env.CONTRACT_PATH?.trim() || undefined
 const REPLAY = process.env.CONTRACT_REPLAY?.trim() || undefined
 const MAX_COMMANDS = 25
 // The bound of each target's search, whatever the document: every request has its own time-out
-// (contracts/lib/http.ts), and the sequences stop here, saying how many ran. Generous, because a slow
+// (src/verify/http.ts), and the sequences stop here, saying how many ran. Generous, because a slow
 // machine that runs fewer sequences is reported, not failed; only a run that ends none fails.
 const TIME_LIMIT_MS = integerFromEnv('CONTRACT_TIME_LIMIT_MS') ?? 15 * 60_000
 

@@ -9,11 +9,11 @@ import { type Har, type HarEntry, readRecording } from '@plant-store/core'
 import { createPlantStoreHandlers } from '@plant-store/msw'
 import { setupServer } from 'msw/node'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { parseExact } from '../contracts/lib/exact-json.js'
-import { startProxy } from '../contracts/verify/proxy.js'
 import { proxy, sandbox } from '../scripts/lib/commands.js'
 import { repoRoot, runToExit, type Started, startProcess } from '../scripts/lib/processes.js'
 import { loadConfig } from '../src/server/config.js'
+import { parseExact } from '../src/verify/exact-json.js'
+import { startProxy } from '../src/verify/proxy.js'
 import { startServer } from './helpers/server-process.js'
 
 const TOKENS = { AUTH_TOKENS: 'alice:token-a,bob:token-b' }
@@ -232,7 +232,7 @@ describe('replaying the recording as a regression test', () => {
     runToExit({
       name: 'plant-store-verify --replay',
       command: process.execPath,
-      args: ['--import', 'tsx', join(repoRoot, 'contracts/verify/cli.ts'), '--replay', har, ...args],
+      args: ['--import', 'tsx', join(repoRoot, 'src/verify/cli.ts'), '--replay', har, ...args],
       env: { GITHUB_ACTIONS: undefined },
       timeoutMs: 60_000,
     })

@@ -4,15 +4,15 @@
 // statuses the document allows where it does not order two conditions.
 import { document as shipped } from '@plant-store/core'
 import { describe, expect, it } from 'vitest'
-import { coverageProbes } from '../contracts/lib/coverage-probes.js'
-import { interfaceOf, loadDocument } from '../contracts/lib/document.js'
-import { acceptedStatuses, pagesAfter, resolveLink, type State } from '../contracts/lib/explore.js'
-import { type Answer, answerOf } from '../contracts/lib/http.js'
-import { EXACT } from '../contracts/lib/plant-judging.js'
-import { judgeAnswer } from '../contracts/lib/validate.js'
-import { CHECK_NAMES, CHECKS, finding, selectChecks } from '../contracts/verify/checks.js'
-import { showsExample } from '../contracts/verify/judging.js'
-import { Results } from '../contracts/verify/results.js'
+import { CHECK_NAMES, CHECKS, finding, selectChecks } from '../src/verify/checks.js'
+import { interfaceOf, loadDocument } from '../src/verify/document.js'
+import { type Answer, answerOf } from '../src/verify/http.js'
+import { judgeAnswer } from '../src/verify/judge/answer.js'
+import { acceptedStatuses, pagesAfter, resolveLink, type State } from '../src/verify/judge/listing.js'
+import { EXACT } from '../src/verify/judge/plant.js'
+import { showsExample } from '../src/verify/judge/profile.js'
+import { Results } from '../src/verify/report/results.js'
+import { coverageProbes } from '../src/verify/requests/coverage-phase.js'
 
 const kit = await loadDocument(undefined, 'kit')
 const entry = (operationId: string) => {

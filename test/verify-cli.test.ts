@@ -10,15 +10,16 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { verify } from '@plant-store/verify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { loadDocument } from '../contracts/lib/document.js'
-import { escapeData, escapeProperty, githubAnnotations, ProgressLog } from '../contracts/verify/report-ci.js'
-import { coverageOf, meets, parametersOf } from '../contracts/verify/report-coverage.js'
-import { htmlReport } from '../contracts/verify/report-html.js'
-import type { JsonReport } from '../contracts/verify/report-json.js'
-import { Results } from '../contracts/verify/results.js'
 import { repoRoot, runToExit, type Started, startProcess } from '../scripts/lib/processes.js'
+import { loadDocument } from '../src/verify/document.js'
+import { escapeData, escapeProperty, githubAnnotations, ProgressLog } from '../src/verify/report/ci.js'
+import { coverageOf, parametersOf } from '../src/verify/report/coverage.js'
+import { meets } from '../src/verify/report/coverage-summary.js'
+import { htmlReport } from '../src/verify/report/html.js'
+import type { JsonReport } from '../src/verify/report/json.js'
+import { Results } from '../src/verify/report/results.js'
 
-const cli = ['--import', 'tsx', join(repoRoot, 'contracts/verify/cli.ts')]
+const cli = ['--import', 'tsx', join(repoRoot, 'src/verify/cli.ts')]
 const TOKENS = 'alice=token-alice,bob=token-bob'
 const started: Started[] = []
 let work = ''
@@ -84,7 +85,7 @@ describe('plant-store-verify', () => {
   it('lists every option and check in --help, and exits 0', async () => {
     const { exit, output } = await run(['--help'])
     expect(exit).toBe(0)
-    const source = await readFile(join(repoRoot, 'contracts/verify/cli.ts'), 'utf8')
+    const source = await readFile(join(repoRoot, 'src/verify/cli.ts'), 'utf8')
     const options = [...source.matchAll(/^ {6}'?([a-z-]+)'?: \{ type:/gm)].map((m) => m[1])
     expect(options.length).toBeGreaterThan(15)
     for (const option of options) expect(output).toContain(`--${option}`)

@@ -13,10 +13,10 @@ import SwaggerParser from '@apidevtools/swagger-parser'
 import { Converter } from '@apiture/openapi-down-convert'
 import * as commands from '../../scripts/lib/commands.js'
 import { repoRoot, runToExit, type Started, startProcess } from '../../scripts/lib/processes.js'
-import { UNKNOWN_TOKEN } from '../fixtures.js'
-import type { ConventionProblem } from '../lib/cases.js'
-import { documentedStatuses, type JsonSchema, loadDocument } from '../lib/document.js'
-import { exampleCases } from '../lib/example-cases.js'
+import { documentedStatuses, type JsonSchema, loadDocument } from '../../src/verify/document.js'
+import { UNKNOWN_TOKEN } from '../../src/verify/document-prose.js'
+import type { ConventionProblem } from '../../src/verify/requests/cases.js'
+import { exampleCases } from '../../src/verify/requests/examples.js'
 import { contractSpecPath } from '../lib/targets.js'
 import type { DreddPlan, PlannedTransaction } from './plan.js'
 
@@ -202,7 +202,7 @@ async function main(): Promise<number> {
         env: {
           NODE_ENV: 'test',
           ...commands.generousLimits,
-          // The 503 and 507 transactions send X-Simulate-Fault (contracts/fixtures.ts).
+          // The 503 and 507 transactions send X-Simulate-Fault (the verifier's document-prose.ts).
           SIMULATE_FAULTS: 'true',
           AUTH_TOKENS: tokens.map((t, i) => `dredd-${i + 1}:${t}`).join(',') || 'dredd-0:unused',
         },

@@ -2,7 +2,7 @@
 // document, and writes the operations x statuses x targets table as Markdown and JUnit XML.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { documentedStatuses, type OperationEntry } from './document.js'
+import { documentedStatuses, type OperationEntry } from '../../src/verify/document.js'
 
 export class Coverage {
   private readonly seen = new Map<string, string[]>()

@@ -1,12 +1,19 @@
 // Runs one case on one target and judges the answer by the document: status, schema, exact body, and
 // the deviations listed for the target. Keeps what the run saw, for coverage and for the deviations test.
 import { isDeepStrictEqual } from 'node:util'
+import type { JsonSchema, OperationEntry } from '../../src/verify/document.js'
+import {
+  type Answer,
+  describeAnswer,
+  describeRequest,
+  type RequestSpec,
+  send,
+} from '../../src/verify/http.js'
+import { validateAnswer, validateErrorAnswer } from '../../src/verify/judge/answer.js'
+import type { Case, Plant } from '../../src/verify/requests/cases.js'
 import { type Deviation, deviationFor } from '../deviations.js'
-import { RATE_LIMIT_HEADERS, rateLimitHeadersRequired } from '../fixtures.js'
-import type { Case, Plant } from './cases.js'
 import { Coverage } from './coverage.js'
-import type { JsonSchema, OperationEntry } from './document.js'
-import { type Answer, describeAnswer, describeRequest, type RequestSpec, send } from './http.js'
+import { RATE_LIMIT_HEADERS, rateLimitHeadersRequired } from './kit-rules.js'
 import {
   authorization,
   isStateless,
@@ -16,7 +23,6 @@ import {
   type Target,
   type TargetName,
 } from './targets.js'
-import { validateAnswer, validateErrorAnswer } from './validate.js'
 
 export interface Expectation {
   status: number

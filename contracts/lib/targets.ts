@@ -7,11 +7,11 @@ import { listAll as listPages } from '../../scripts/lib/paging.js'
 import { type Cluster, startCluster } from '../../scripts/lib/postgres.js'
 import { type Started, startProcess } from '../../scripts/lib/processes.js'
 import { specPath } from '../../scripts/lib/spec.js'
-import { UNKNOWN_TOKEN } from '../fixtures.js'
-import type { WebhookReceiver } from '../verify/webhook-receiver.js'
-import type { Plant } from './cases.js'
-import type { LoadedDocument } from './document.js'
-import { type Auth, type Endpoint, type RequestSpec, send } from './http.js'
+import type { LoadedDocument } from '../../src/verify/document.js'
+import { UNKNOWN_TOKEN } from '../../src/verify/document-prose.js'
+import { type Auth, type Endpoint, type RequestSpec, send } from '../../src/verify/http.js'
+import type { Plant } from '../../src/verify/requests/cases.js'
+import type { WebhookReceiver } from '../../src/verify/webhook-receiver.js'
 import {
   nothingToJudge,
   sandboxHeaders,
@@ -147,7 +147,7 @@ export async function startTargets(
 ): Promise<Running> {
   const limits = {
     ...commands.generousLimits,
-    // The 500, 503 and 507 of every operation are reachable through X-Simulate-Fault (contracts/fixtures.ts).
+    // The 500, 503 and 507 of every operation are reachable through X-Simulate-Fault (the verifier's document-prose.ts).
     SIMULATE_FAULTS: 'true',
     ...(options.rateLimitMax === undefined ? {} : { RATE_LIMIT_MAX: String(options.rateLimitMax) }),
     ...(options.headersTimeoutMs === undefined

@@ -2,10 +2,10 @@
 // real server (on each store) and for the sandbox, what sends every principal's events to it, the
 // requests shown to it, and its judgement, by the document alone, at the end of a layer.
 import { bearerToken } from '@plant-store/core'
-import { newPlantWebhook, WebhookReceiver, type WebhookScopes } from '../verify/webhook-receiver.js'
-import type { LoadedDocument } from './document.js'
-import { roleOf } from './explore.js'
-import { type Sender, send } from './http.js'
+import type { LoadedDocument } from '../../src/verify/document.js'
+import { type Sender, send } from '../../src/verify/http.js'
+import { roleOf } from '../../src/verify/judge/listing.js'
+import { newPlantWebhook, WebhookReceiver, type WebhookScopes } from '../../src/verify/webhook-receiver.js'
 
 /** The processes that send newPlant events: the real server on each store, and the sandbox. */
 export type WebhookTarget = 'server' | 'postgres' | 'sandbox'

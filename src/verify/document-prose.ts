@@ -1,11 +1,10 @@
-// How to produce the response examples that no request example of the same name produces, and the
-// headers the document's prose (not its schema) makes mandatory.
+// What the document says in prose rather than in its schema: how to produce the response examples
+// that no request example of the same name produces, and the headers its descriptions make mandatory.
 //
 // The document's convention pairs a request example with the response example of the same name.
 // Some response examples are about the request as a whole rather than its data (no token, an unknown
 // token, an oversized or non-JSON body), so no parameter or body example can carry them. Each is
 // derived here from the operation's "base request": the request of its first success example.
-import type { Case } from './lib/cases.js'
 
 export type Derivation =
   /** Send the base request without an Authorization header. */
@@ -17,7 +16,7 @@ export type Derivation =
   /** Send the base request with this body and content type instead of its JSON body. */
   | { kind: 'raw-body'; contentType: string; body: string }
   /** Send the base request again and again, as one principal, until its rate limit is spent. */
-  | { kind: 'over-rate-limit'; atMost: number }
+  | { kind: 'over-rate-limit' }
   /** Send the base request to an instance of the target whose store has stopped answering. */
   | { kind: 'store-down' }
   /**
@@ -34,27 +33,16 @@ export type Derivation =
   /** Send the base request with a further header that takes the request line and headers past this size. */
   | { kind: 'oversized-headers'; bytes: number }
   /**
-   * Send the start of the base request and never its end: a target started with a short
-   * HEADERS_TIMEOUT_MS (CONTRACT_HEADERS_TIMEOUT_MS) answers once that time is up.
+   * Send the start of the base request and never its end: a server answers once its own headers
+   * timeout (HEADERS_TIMEOUT_MS on the kit's server) is up.
    */
   | { kind: 'stalled' }
 
 /**
- * Derivations about the request as a whole rather than what an operation reads: whoever parses the
- * request answers them, before any operation is chosen.
+ * The requests a principal may make in a window unless the server is configured otherwise (the kit
+ * profile's 1000 a minute): how many an over-rate-limit case sends when it is told no other limit.
  */
-export const TRANSPORT_DERIVATIONS: ReadonlySet<Derivation['kind']> = new Set([
-  'other-method',
-  'long-path-segment',
-  'oversized-headers',
-  'stalled',
-])
-
-/** HEADERS_TIMEOUT_MS of the real server and the sandbox in the example suite: a stalled request's wait. */
-export const CONTRACT_HEADERS_TIMEOUT_MS = 2_000
-
-/** The RATE_LIMIT_MAX the example suite gives the real server and the sandbox, so a case can spend it. */
-export const CONTRACT_RATE_LIMIT = 30
+export const DEFAULT_RATE_LIMIT = 1000
 
 export const derivedExamples: Record<string, Derivation> = {
   missingToken: { kind: 'no-token' },
@@ -63,8 +51,8 @@ export const derivedExamples: Record<string, Derivation> = {
   tooLarge: { kind: 'oversized-body', bytes: 70_000 },
   // The content type exactly as the example's message names it.
   notJson: { kind: 'raw-body', contentType: 'text/plain', body: 'Basil' },
-  // A few past the limit: the setup of a case spends some of it too.
-  tooManyRequests: { kind: 'over-rate-limit', atMost: CONTRACT_RATE_LIMIT + 5 },
+  // Sent a few times past the limit (requests/examples.ts): the setup of a case spends some of it too.
+  tooManyRequests: { kind: 'over-rate-limit' },
   // Readiness: only a target with an instance whose database is stopped can show it.
   storeUnavailable: { kind: 'store-down' },
   overloaded: { kind: 'fault', fault: 'overloaded', status: 503 },
@@ -92,19 +80,3 @@ export const requiredHeaders: { byStatus: Record<number, string[]>; byExample: R
 
 /** A bearer token that no principal owns: the unknown-token derivation and the generated cases use it. */
 export const UNKNOWN_TOKEN = 'not-a-token-anyone-holds'
-
-/**
- * Whether the real server must send both RateLimit-Policy and RateLimit on this case's answer: the
- * document declares them on the response of an operation that needs a token ("on every answer counted
- * against a limit"), and only an answer given before the request is counted, an overloaded server's
- * 503, has none. The document makes them optional, so the verifier cannot ask this of another server.
- */
-export function rateLimitHeadersRequired(c: Case): boolean {
-  if (!c.entry?.secured) return false
-  if (c.kind === 'example' && c.derivation?.kind === 'fault' && c.derivation.fault === 'overloaded')
-    return false
-  const headers = Object.keys(c.entry.operation.responses[String(c.status)]?.headers ?? {})
-  return headers.some((name) => name.toLowerCase() === 'ratelimit-policy')
-}
-
-export const RATE_LIMIT_HEADERS = ['ratelimit-policy', 'ratelimit']

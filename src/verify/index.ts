@@ -1,10 +1,11 @@
 // @plant-store/verify: the plant store's contract suite as a library, for checking a running server by URL.
 
-export { interfaceOf, type Profile } from '../lib/document.js'
 export { CHECK_NAMES, CHECKS, type CheckName } from './checks.js'
+export { interfaceOf, type Profile } from './document.js'
 export { type Difference, type ReplayedExchange, type ReplayOptions, replay } from './replay.js'
-export { type Coverage, coverageOf, parametersOf } from './report-coverage.js'
-export { htmlReport } from './report-html.js'
-export { jsonReport } from './report-json.js'
-export { type Failure, LAYERS, type Layer, Results } from './results.js'
+export { coverageOf, parametersOf } from './report/coverage.js'
+export type { Coverage } from './report/coverage-summary.js'
+export { htmlReport } from './report/html.js'
+export { jsonReport } from './report/json.js'
+export { type Failure, LAYERS, type Layer, Results } from './report/results.js'
 export { DEFAULTS, type VerifyOptions, VerifyUsageError, verify } from './verify.js'

@@ -11,11 +11,11 @@ import {
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib'
-import { type JsonSchema, loadDocument, type OperationEntry } from '../lib/document.js'
-import { type Answer, answerOf } from '../lib/http.js'
-import { judgeAnswer, judgeErrorAnswer } from '../lib/validate.js'
 import { type CheckName, type Finding, finding } from './checks.js'
+import { type JsonSchema, loadDocument, type OperationEntry } from './document.js'
 import { HarRecorder, type RecordOptions } from './har-recorder.js'
+import { type Answer, answerOf } from './http.js'
+import { judgeAnswer, judgeErrorAnswer } from './judge/answer.js'
 
 export type { RecordOptions } from './har-recorder.js'
 

@@ -2,10 +2,10 @@
 // requests a second, waiting out a 429's Retry-After), the plants each principal owned before the run,
 // and the Endpoint view that the kit's judging layers send through.
 import { nextAddress } from '@plant-store/core'
-import type { OperationEntry } from '../lib/document.js'
-import { parseExact } from '../lib/exact-json.js'
-import { linkLeaves, resolveLink } from '../lib/explore.js'
-import { type Answer, type Endpoint, type RequestSpec, send } from '../lib/http.js'
+import type { OperationEntry } from './document.js'
+import { parseExact } from './exact-json.js'
+import { type Answer, type Endpoint, type RequestSpec, send } from './http.js'
+import { linkLeaves, resolveLink } from './judge/listing.js'
 
 /** A plant as the verifier reads it: ids as bigint, exact. */
 export type OwnedPlant = Record<string, unknown> & { id: bigint }

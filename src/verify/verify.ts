@@ -2,94 +2,27 @@
 // stateful sequences from the document's links, and the security cases, each answer judged by the
 // document alone. It knows nothing of how the kit starts its own targets: it is given a URL and two
 // principals' tokens, leaves the plants those principals had alone, and deletes what it created.
-import { UNKNOWN_TOKEN } from '../fixtures.js'
-import {
-  documentedStatuses,
-  type LoadedDocument,
-  loadDocument,
-  type OperationEntry,
-  type Profile,
-} from '../lib/document.js'
-import { roleOf } from '../lib/explore.js'
-import { type Answer, describeAnswer } from '../lib/http.js'
-import type { Judging } from '../lib/plant-judging.js'
-import { judgeAnswer } from '../lib/validate.js'
+
 import { type CheckName, type Finding, finding, selectChecks } from './checks.js'
-import { judgingFor } from './judging.js'
+import type { Context, VerifyOptions } from './context.js'
+import { documentedStatuses, type LoadedDocument, loadDocument, type OperationEntry } from './document.js'
+import { UNKNOWN_TOKEN } from './document-prose.js'
+import { type Answer, describeAnswer } from './http.js'
+import { judgeAnswer } from './judge/answer.js'
+import { roleOf } from './judge/listing.js'
+import { judgingFor } from './judge/profile.js'
 import { runExamples } from './layers/examples.js'
 import { runGenerated } from './layers/generated.js'
 import { runSecurity } from './layers/security.js'
 import { runStateful } from './layers/stateful.js'
-import { LAYERS, type Layer, Results } from './results.js'
+import { LAYERS, type Layer, Results } from './report/results.js'
 import { type OwnedPlant, Subject } from './subject.js'
-import { tokenScopes, type WebhookOptions, WebhookReceiver } from './webhook-receiver.js'
+import { tokenScopes, WebhookReceiver } from './webhook-receiver.js'
 
-export interface VerifyOptions {
-  baseUrl: string
-  /** Tokens of two principals of the server under test. */
-  tokens: readonly [string, string]
-  /** Another document than the one shipped. */
-  spec?: string
-  only?: Layer[]
-  checks?: string[]
-  excludeChecks?: string[]
-  requests?: number
-  sequences?: number
-  seed?: number
-  /** Only what changes nothing: reads and refused requests. */
-  readOnly?: boolean
-  /** Leave the plants the run created. */
-  keep?: boolean
-  /**
-   * What to judge: `interface` (the default), what every plant store keeps; `kit`, the kit server's
-   * profile too, and its answers exactly as the kit's server writes them.
-   */
-  profile?: Profile
-  /** The server makes a principal of any token (as the kit's sandbox does): no unknown-token cases. */
-  anyToken?: boolean
-  /** At most this many requests a second. */
-  rate?: number
-  /** One case of the example or security layers, by its name, or one generated request by its number. */
-  case?: string
-  /** Stateful replay: fast-check's path and replayPath, as a failure prints them. */
-  path?: string
-  replayPath?: string
-  /** The whole run's bound; a run that reaches it says how far it got. */
-  timeLimitMs?: number
-  /**
-   * Judge the newPlant events the server sends during the run: a receiver listens on 127.0.0.1 at this
-   * port (0: any), and the server must be set up to send both principals' events to it.
-   */
-  webhook?: WebhookOptions
-  /** Told the receiver's URL once it listens. */
-  onWebhookReceiver?: (url: string) => void
-  /** How a failure's replay command starts, e.g. `npx plant-store-verify --base-url …`. */
-  command?: string
-  onProgress?: (line: string) => void
-}
+export type { VerifyOptions } from './context.js'
 
 /** A usage error or a server that cannot be reached: the command exits 2 on it. */
 export class VerifyUsageError extends Error {}
-
-export interface Context {
-  options: Required<Pick<VerifyOptions, 'requests' | 'sequences' | 'seed'>> & VerifyOptions
-  loaded: LoadedDocument
-  subject: Subject
-  results: Results
-  /** How plants in answers are judged, and whether the kit profile is held too. */
-  judging: Judging
-  /** The plants each principal owned before the run: never changed, never deleted. */
-  existing: [OwnedPlant[], OwnedPlant[]]
-  /** Where the run's own ids start: far from small numbers, and fixed by the seed for replays. */
-  idBase: bigint
-  list: OperationEntry | undefined
-  /** Deletes a plant of a principal through the document's delete operation (any answer taken). */
-  remove(principal: 0 | 1, id: bigint): Promise<void>
-  deadline: number
-  /** The replay command of one case: the run's command with these options added. */
-  replay(args: string): string
-  progress(line: string): void
-}
 
 export const DEFAULTS = { requests: 2000, sequences: 200 }
 

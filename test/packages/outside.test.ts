@@ -24,7 +24,7 @@ const layout: Record<Package, { dir: string; main: string }> = {
   msw: { dir: 'src/msw', main: 'dist/index' },
   client: { dir: 'src/client', main: 'dist/index' },
   server: { dir: 'src/server', main: 'dist/index' },
-  verify: { dir: 'contracts', main: 'dist/verify/index' },
+  verify: { dir: 'src/verify', main: 'dist/index' },
 }
 let work = ''
 const tarballs = {} as Record<Package, string>

@@ -1,4 +1,4 @@
 #!/usr/bin/env node
 // The plant-store-verify command: the built CLI. A file of its own, present before any build, so that
 // npm links the command in the kit's own repository too (the root's `npm install` builds dist/ after).
-import '../dist/verify/cli.js'
+import '../dist/cli.js'

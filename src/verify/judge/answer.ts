@@ -3,10 +3,10 @@
 import type { ValidateFunction } from 'ajv'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormatsModule from 'ajv-formats'
-import { type CheckName, type Finding, finding, findingsOf } from '../verify/checks.js'
-import type { JsonSchema, OperationEntry, Response } from './document.js'
-import { responseFor } from './document.js'
-import type { Answer } from './http.js'
+import { type CheckName, type Finding, finding, findingsOf } from '../checks.js'
+import type { JsonSchema, OperationEntry, Response } from '../document.js'
+import { responseFor } from '../document.js'
+import type { Answer } from '../http.js'
 
 // ajv-formats is CommonJS with a default export; under NodeNext its default import is the module.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default

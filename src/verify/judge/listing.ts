@@ -5,24 +5,16 @@
 import type { GivenPlant } from '@plant-store/core'
 import { nextAddress } from '@plant-store/core'
 import { LosslessNumber } from 'lossless-json'
-import { UNKNOWN_TOKEN } from '../fixtures.js'
-import { type CheckName, type Finding, finding } from '../verify/checks.js'
-import { lowestSuccess, type OperationEntry } from './document.js'
-import { parseExact } from './exact-json.js'
-import { type Answer, describeAnswer, type Endpoint, type RequestSpec, send } from './http.js'
-import {
-  answerOptions,
-  EXACT,
-  type Judging,
-  PLANT_FIELDS,
-  type Plant,
-  plantProblem,
-  shown,
-} from './plant-judging.js'
-import { type Defect, type Probe, requestOf } from './probes.js'
-import { judgeAnswer } from './validate.js'
+import { type CheckName, type Finding, finding } from '../checks.js'
+import { lowestSuccess, type OperationEntry } from '../document.js'
+import { UNKNOWN_TOKEN } from '../document-prose.js'
+import { parseExact } from '../exact-json.js'
+import { type Answer, describeAnswer, type Endpoint, type RequestSpec, send } from '../http.js'
+import { type Defect, type Probe, requestOf } from '../requests/generated.js'
+import { judgeAnswer } from './answer.js'
+import { answerOptions, EXACT, type Judging, PLANT_FIELDS, type Plant, plantProblem, shown } from './plant.js'
 
-export type { Plant } from './plant-judging.js'
+export type { Plant } from './plant.js'
 
 export type State = Map<bigint, Plant>
 

@@ -1,7 +1,7 @@
 // How an answer's plant is judged against the plant the store holds: exactly as the kit's server writes
 // it (the kit's own targets), or by what the document promises (any other server: the properties it
 // names hold what the store holds, digit for digit; others are allowed and told once).
-import { canonical, jsonText } from './exact-json.js'
+import { canonical, jsonText } from '../exact-json.js'
 
 /** A plant as the oracle keeps it: ids as bigint. */
 export interface Plant {

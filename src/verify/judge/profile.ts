@@ -2,9 +2,9 @@
 // server writes them: the schemas are open, so a property the document does not name is allowed and
 // said once per operation among the warnings; an example is met when the answer shows every property
 // the example shows, with its value.
-import type { Profile } from '../lib/document.js'
-import type { Judging } from '../lib/plant-judging.js'
-import type { Results } from './results.js'
+import type { Profile } from '../document.js'
+import type { Results } from '../report/results.js'
+import type { Judging } from './plant.js'
 
 /**
  * The judging of a server under test: by promise, its undocumented properties told as warnings; with

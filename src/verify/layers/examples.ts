@@ -3,18 +3,18 @@
 // Examples a server cannot be made to give on demand (429, 500, 503, 507, and 408, which waits on the
 // server's own headers timeout) are reported as not exercised.
 import type { GivenPlant } from '@plant-store/core'
-import { UNKNOWN_TOKEN } from '../../fixtures.js'
-import type { ExampleCase } from '../../lib/cases.js'
-import { exampleCases } from '../../lib/example-cases.js'
-import { pagesAfter, roleOf, type State, stateOf } from '../../lib/explore.js'
-import { type Answer, describeAnswer, describeRequest, type RequestSpec } from '../../lib/http.js'
-import { answerOptions } from '../../lib/plant-judging.js'
-import { fieldsOf, parseExact } from '../../lib/stateful.js'
-import { judgeAnswer } from '../../lib/validate.js'
 import { type CheckName, type Finding, finding } from '../checks.js'
-import { showsExample } from '../judging.js'
-import { parametersOf } from '../report-coverage.js'
-import type { Context } from '../verify.js'
+import type { Context } from '../context.js'
+import { UNKNOWN_TOKEN } from '../document-prose.js'
+import { type Answer, describeAnswer, describeRequest, type RequestSpec } from '../http.js'
+import { judgeAnswer } from '../judge/answer.js'
+import { pagesAfter, roleOf, type State, stateOf } from '../judge/listing.js'
+import { answerOptions } from '../judge/plant.js'
+import { showsExample } from '../judge/profile.js'
+import { parametersOf } from '../report/coverage.js'
+import type { ExampleCase } from '../requests/cases.js'
+import { exampleCases } from '../requests/examples.js'
+import { fieldsOf, parseExact } from '../sequences/commands.js'
 
 const ON_DEMAND_ONLY = new Set(['over-rate-limit', 'store-down', 'fault', 'stalled'])
 

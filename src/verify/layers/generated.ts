@@ -4,8 +4,10 @@
 // create read back digit for digit. What a request changed is undone before the next.
 import { BODY_LIMIT, givenPlants } from '@plant-store/core'
 import fc from 'fast-check'
-import { coverageProbes } from '../../lib/coverage-probes.js'
-import type { OperationEntry } from '../../lib/document.js'
+import { type CheckName, finding } from '../checks.js'
+import type { Context } from '../context.js'
+import type { OperationEntry } from '../document.js'
+import { describeAnswer, describeRequest } from '../http.js'
 import {
   Housekeeping,
   judge,
@@ -15,12 +17,10 @@ import {
   readBackFindings,
   roleOf,
   type State,
-} from '../../lib/explore.js'
-import { describeAnswer, describeRequest } from '../../lib/http.js'
-import { describeProbe, type Probe, probeArbitrary, requestOf } from '../../lib/probes.js'
-import { type CheckName, finding } from '../checks.js'
-import { parametersOf } from '../report-coverage.js'
-import type { Context } from '../verify.js'
+} from '../judge/listing.js'
+import { parametersOf } from '../report/coverage.js'
+import { coverageProbes } from '../requests/coverage-phase.js'
+import { describeProbe, type Probe, probeArbitrary, requestOf } from '../requests/generated.js'
 import { checksFor } from './examples.js'
 
 /** The document's operation a request goes to, by its method and path. */

@@ -2,16 +2,17 @@
 // headers, a token no principal holds (all 401 with WWW-Authenticate), and the other principal's
 // plants: the second principal must get 404 for the first's plant, never see it in its list, and
 // leave it as it was whatever it sends.
-import { baseExampleName, requestFor } from '../../lib/cases.js'
-import { roleOf } from '../../lib/explore.js'
-import { generatedCases } from '../../lib/generated-cases.js'
-import { type Answer, describeAnswer, describeRequest, type RequestSpec } from '../../lib/http.js'
-import { answerOptions } from '../../lib/plant-judging.js'
-import { canonical, parseExact } from '../../lib/stateful.js'
-import { judgeAnswer, judgeErrorAnswer } from '../../lib/validate.js'
+
 import { type Finding, finding } from '../checks.js'
-import { parametersOf } from '../report-coverage.js'
-import type { Context } from '../verify.js'
+import type { Context } from '../context.js'
+import { type Answer, describeAnswer, describeRequest, type RequestSpec } from '../http.js'
+import { judgeAnswer, judgeErrorAnswer } from '../judge/answer.js'
+import { roleOf } from '../judge/listing.js'
+import { answerOptions } from '../judge/plant.js'
+import { parametersOf } from '../report/coverage.js'
+import { baseExampleName, requestFor } from '../requests/cases.js'
+import { generatedCases } from '../requests/negative.js'
+import { canonical, parseExact } from '../sequences/commands.js'
 import { authorizationOf, checksFor } from './examples.js'
 
 export async function runSecurity(ctx: Context): Promise<void> {

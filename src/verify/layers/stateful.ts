@@ -2,14 +2,14 @@
 // from the plants they already own, keys come from the run's own range, and after each sequence only
 // the plants the run created are deleted.
 
-import type { Endpoint } from '../../lib/http.js'
-import type { PrincipalModel, StoreModel } from '../../lib/model.js'
-import { keyText } from '../../lib/model.js'
-import { deriveApi } from '../../lib/stateful.js'
-import { type PrincipalPool, RequestCounts, runTarget } from '../../lib/stateful-run.js'
 import { type CheckName, finding } from '../checks.js'
-import { parametersOf } from '../report-coverage.js'
-import type { Context } from '../verify.js'
+import type { Context } from '../context.js'
+import type { Endpoint } from '../http.js'
+import { parametersOf } from '../report/coverage.js'
+import { deriveApi } from '../sequences/commands.js'
+import { type PrincipalPool, RequestCounts, runTarget } from '../sequences/run.js'
+import type { PrincipalModel, StoreModel } from '../sequences/store-model.js'
+import { keyText } from '../sequences/store-model.js'
 import { operationFor } from './generated.js'
 
 /** How many commands a sequence has at most. */

@@ -1,7 +1,7 @@
 // What a run prints for CI: GitHub Actions workflow commands (an annotation per distinct failure and
 // per warning), and, where stderr is not a terminal, a plain progress line every few seconds so a
 // log shows the run is alive, a run waiting out a Retry-After included.
-import { type Coverage, formatPercent } from './report-coverage.js'
+import { type Coverage, formatPercent } from './coverage-summary.js'
 import { headline, type Results } from './results.js'
 
 /** A workflow command's message: `%`, CR and LF escaped, as GitHub Actions reads them. */

@@ -2,65 +2,20 @@
 // not, and why not when a layer said), each parameter and request-body property (carried by a judged
 // request or not), and each check (passed, failed, never judged), with one percentage a team can
 // gate on: the statuses and parameters exercised, of all the document names.
-import { documentedStatuses, type JsonSchema, type OperationEntry } from '../lib/document.js'
-import type { RequestSpec } from '../lib/http.js'
-import type { CheckName } from './checks.js'
+
+import { documentedStatuses, type JsonSchema, type OperationEntry } from '../document.js'
+import type { RequestSpec } from '../http.js'
+import {
+  type CheckCoverage,
+  type Coverage,
+  type DocumentedParameter,
+  type OperationCoverage,
+  type ParameterCoverage,
+  percentOf,
+  type StatusCoverage,
+  type Tally,
+} from './coverage-summary.js'
 import type { Results } from './results.js'
-
-/** Where an operation takes a parameter: its path, its query string, or its request body's top level. */
-export type ParameterPlace = 'path' | 'query' | 'body'
-
-export interface DocumentedParameter {
-  name: string
-  in: ParameterPlace
-}
-
-export interface StatusCoverage {
-  status: number
-  exercised: boolean
-  /** Why it was not, when a layer said (or that no answer of the run had it). */
-  reason?: string
-}
-
-export interface ParameterCoverage extends DocumentedParameter {
-  exercised: boolean
-}
-
-export interface CheckCoverage {
-  check: CheckName
-  passed: number
-  failed: number
-  /** failed: some answer broke it; passed: judged, never broken; not judged: no answer was judged by it. */
-  state: 'passed' | 'failed' | 'not judged'
-}
-
-export interface OperationCoverage {
-  operationId: string
-  statuses: StatusCoverage[]
-  /** Statuses answered that the document does not give this operation (each is a failure too). */
-  undocumented: number[]
-  parameters: ParameterCoverage[]
-  checks: CheckCoverage[]
-}
-
-export interface Tally {
-  exercised: number
-  total: number
-}
-
-export interface Coverage {
-  /**
-   * Exercised items of all items, in percent (rounded down to one decimal): the items are every
-   * documented status and every parameter (path, query, request-body property) of every operation.
-   */
-  percent: number
-  exercised: number
-  total: number
-  statuses: Tally
-  parameters: Tally
-  checks: { passed: number; failed: number; notJudged: number }
-  operations: OperationCoverage[]
-}
 
 /** The reason given when no layer said why a documented status was not answered. */
 export const NO_ANSWER = 'no answer of the run had it'
@@ -236,77 +191,4 @@ export function coverageOf(results: Results, entries: readonly OperationEntry[] 
     checks,
     operations,
   }
-}
-
-/** Exercised of total in percent, rounded down to one decimal (so 49.96 shows as 49.9, not 50.0). */
-export function percentOf(exercised: number, total: number): number {
-  return total === 0 ? 100 : Math.floor((exercised * 1000) / total) / 10
-}
-
-/** Whether the coverage reaches `minimum` percent, compared exactly (not after rounding). */
-export function meets(coverage: Coverage, minimum: number): boolean {
-  return coverage.total === 0 || coverage.exercised * 100 >= minimum * coverage.total
-}
-
-export const formatPercent = (percent: number): string => `${percent.toFixed(1)}%`
-
-/** One line: the percentage and what it counts. */
-export function coverageLine(coverage: Coverage): string {
-  return `Coverage ${formatPercent(coverage.percent)}: ${coverage.exercised} of ${coverage.total} documented statuses and parameters exercised (statuses ${coverage.statuses.exercised}/${coverage.statuses.total}, parameters ${coverage.parameters.exercised}/${coverage.parameters.total})`
-}
-
-const fraction = (items: { exercised: boolean }[]) =>
-  items.length ? `${items.filter((i) => i.exercised).length}/${items.length}` : '–'
-
-/** Per operation: statuses and parameters exercised, and checks passed, failed and not judged. */
-export function coverageTable(coverage: Coverage): string {
-  const rows = coverage.operations.map((o) => [
-    o.operationId,
-    fraction(o.statuses),
-    fraction(o.parameters),
-    String(o.checks.filter((c) => c.state === 'passed').length),
-    String(o.checks.filter((c) => c.state === 'failed').length),
-    String(o.checks.filter((c) => c.state === 'not judged').length),
-  ])
-  const head = ['operation', 'statuses', 'parameters', 'checks passed', 'failed', 'not judged']
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)))
-  const line = (cells: string[]) =>
-    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ')
-  return [line(head), ...rows.map(line)].join('\n')
-}
-
-/** What was not exercised, one item a line: `listPlants 503 — why`, `listPlants parameter cursor (query)`. */
-export function notExercisedLines(coverage: Coverage): string[] {
-  const lines: string[] = []
-  for (const o of coverage.operations) {
-    for (const s of o.statuses) if (!s.exercised) lines.push(`${o.operationId} ${s.status} — ${s.reason}`)
-    for (const p of o.parameters)
-      if (!p.exercised) lines.push(`${o.operationId} parameter ${p.name} (${p.in})`)
-  }
-  return lines
-}
-
-/** The coverage section of the Markdown report. */
-export function coverageMarkdown(coverage: Coverage): string[] {
-  const out = [
-    '## Coverage',
-    '',
-    `**${formatPercent(coverage.percent)}** — ${coverage.exercised} of ${coverage.total} documented statuses and parameters exercised (statuses ${coverage.statuses.exercised}/${coverage.statuses.total}, parameters ${coverage.parameters.exercised}/${coverage.parameters.total}). Checks: ${coverage.checks.passed} passed, ${coverage.checks.failed} failed, ${coverage.checks.notJudged} not judged (operation × check).`,
-    '',
-    '| operation | statuses | not exercised | parameters | not exercised | checks passed | failed | not judged |',
-    '|---|---:|---|---:|---|---:|---:|---:|',
-  ]
-  const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ')
-  for (const o of coverage.operations) {
-    const missingStatuses = o.statuses.filter((s) => !s.exercised).map((s) => s.status)
-    const missingParameters = o.parameters.filter((p) => !p.exercised).map((p) => `${p.name} (${p.in})`)
-    out.push(
-      `| ${cell(o.operationId)} | ${fraction(o.statuses)} | ${missingStatuses.join(', ') || '–'} | ${fraction(o.parameters)} | ${cell(missingParameters.join(', ')) || '–'} | ${o.checks.filter((c) => c.state === 'passed').length} | ${o.checks.filter((c) => c.state === 'failed').length} | ${o.checks.filter((c) => c.state === 'not judged').length} |`,
-    )
-  }
-  const why = coverage.operations.flatMap((o) =>
-    o.statuses.filter((s) => !s.exercised).map((s) => `- ${o.operationId} ${s.status}: ${s.reason}`),
-  )
-  if (why.length) out.push('', '### Statuses not exercised, and why', '', ...why)
-  return out
 }

@@ -3,9 +3,9 @@
 // the coverage; then operations × checks coloured passed, failed or not judged; the statuses and
 // parameters each operation had exercised; each distinct failure expandable with its request,
 // answer, what the document says and its replay command; warnings and notes.
-import { CHECKS, type CheckName } from './checks.js'
-import { type Coverage, formatPercent, type OperationCoverage } from './report-coverage.js'
-import type { ReportContext } from './report-json.js'
+import { CHECKS, type CheckName } from '../checks.js'
+import { type Coverage, formatPercent, type OperationCoverage } from './coverage-summary.js'
+import type { ReportContext } from './json.js'
 import { type Failure, headline, type Results } from './results.js'
 
 /** Text made safe for HTML content and for attribute values in double or single quotes. */

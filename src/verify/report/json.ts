@@ -1,6 +1,6 @@
 // The whole result of a run as one JSON document, for tools: what --json writes.
-import type { CheckName } from './checks.js'
-import type { Coverage } from './report-coverage.js'
+import type { CheckName } from '../checks.js'
+import type { Coverage } from './coverage-summary.js'
 import type { Failure, Results, Source } from './results.js'
 
 /** What a report says besides the results: the server, the run's duration, its coverage and gate. */

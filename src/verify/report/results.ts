@@ -1,9 +1,9 @@
 // What a verification found: for each operation and check, the answers that kept and broke the
 // promise; each failure with its request, answer, what the document says and a replay command; the
 // documented responses never seen; the parameters judged requests carried; and the report as a
-// table, Markdown and JUnit XML (JSON and HTML in report-json.ts and report-html.ts).
-import type { CheckName, Finding } from './checks.js'
-import { type Coverage, coverageMarkdown } from './report-coverage.js'
+// table, Markdown and JUnit XML (JSON and HTML in json.ts and html.ts).
+import type { CheckName, Finding } from '../checks.js'
+import { type Coverage, coverageMarkdown } from './coverage-summary.js'
 
 export type Layer = 'examples' | 'generated' | 'stateful' | 'security'
 export const LAYERS: Layer[] = ['examples', 'generated', 'stateful', 'security']
@@ -38,7 +38,7 @@ export interface Judged {
   replay: string
   /**
    * The names of the operation's parameters and request-body properties the request carried (see
-   * parametersOf in report-coverage.ts), e.g. ['id', 'name', 'tag']: counted as exercised.
+   * parametersOf in coverage.ts), e.g. ['id', 'name', 'tag']: counted as exercised.
    */
   parameters?: string[]
 }

@@ -1,16 +1,16 @@
 // The contract suite's cases and what both kinds share: a case's request built from the document's
 // examples of one name, the operation's base request, and the headers a status must carry.
 
-import type { Derivation } from '../fixtures.js'
-import { requiredHeaders } from '../fixtures.js'
 import {
   type Example,
   lowestSuccess,
   type MediaType,
   type OperationEntry,
   type Response,
-} from './document.js'
-import type { RequestSpec } from './http.js'
+} from '../document.js'
+import type { Derivation } from '../document-prose.js'
+import { requiredHeaders } from '../document-prose.js'
+import type { RequestSpec } from '../http.js'
 
 export interface ExampleCase {
   kind: 'example'

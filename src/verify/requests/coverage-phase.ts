@@ -6,9 +6,8 @@
 // same operations, body limit and id base give the same list.
 
 import { HEADER_LIMIT, INT64_MAX, INT64_MIN } from '@plant-store/core'
-import { flatten, type JsonSchema, type OperationEntry, type Parameter } from './document.js'
-import type { Auth } from './http.js'
-import { integer, type JsonNode, render, string, value } from './json-text.js'
+import { flatten, type JsonSchema, type OperationEntry, type Parameter } from '../document.js'
+import type { Auth } from '../http.js'
 import {
   bodyFeatures,
   type Defect,
@@ -20,7 +19,8 @@ import {
   SAFE,
   toProbe,
   withField,
-} from './probes.js'
+} from './generated.js'
+import { integer, type JsonNode, render, string, value } from './json-text.js'
 
 const INT32_MIN = -(2n ** 31n)
 const INT32_MAX = 2n ** 31n - 1n
@@ -434,7 +434,7 @@ function queryCases(p: Parameter): QueryCase[] {
         defect: 'query: string too short',
       })
     // A bound at or past the request line's limit cannot be passed: a longer query is a 431, which no
-    // defect names (as probes.ts does).
+    // defect names (as generated.ts does).
     if (max !== undefined && max + 1 < HEADER_LIMIT - 1024)
       out.push({
         covers: `${name} maxLength+1`,
@@ -727,7 +727,7 @@ function operationDrafts(entry: OperationEntry, bodyLimit: number, ids: Ids): Dr
   return drafts
 }
 
-/** Numbers the fresh create ids, renders the body and builds the probe as probes.ts does. */
+/** Numbers the fresh create ids, renders the body and builds the probe as generated.ts does. */
 function finish(entry: OperationEntry, draft: Draft, nextId: () => bigint): Probe {
   let id: bigint | undefined
   const renumber = (n: JsonNode): JsonNode => {

@@ -1,6 +1,9 @@
 // Cases from the document's named examples: one per response example, its request the request
-// example of the same name, or a derivation in contracts/fixtures.ts of the operation's base request.
-import { type Derivation, derivedExamples } from '../fixtures.js'
+// example of the same name, or a derivation (document-prose.ts) of the operation's base request.
+
+import { documentedStatuses, type OperationEntry, type Response } from '../document.js'
+import { DEFAULT_RATE_LIMIT, type Derivation, derivedExamples } from '../document-prose.js'
+import type { RequestSpec } from '../http.js'
 import {
   baseExampleName,
   type ConventionProblem,
@@ -11,8 +14,6 @@ import {
   type Plant,
   requestFor,
 } from './cases.js'
-import { documentedStatuses, type OperationEntry, type Response } from './document.js'
-import type { RequestSpec } from './http.js'
 
 /** Every response example of an operation, with the status documenting it. */
 function responseExamples(entry: OperationEntry, problems: ConventionProblem[]) {
@@ -54,7 +55,17 @@ function requestExampleNames(entry: OperationEntry): Set<string> {
   return names
 }
 
-function derive(base: RequestSpec, derivation: Derivation): { request: RequestSpec; keepGivens: boolean } {
+/** What the cases are built for: the rate limit of the server they will be sent to. */
+export interface ExampleSettings {
+  /** Requests a principal may make in a window (default: the document's 1000). */
+  rateLimit?: number
+}
+
+function derive(
+  base: RequestSpec,
+  derivation: Derivation,
+  settings: ExampleSettings,
+): { request: RequestSpec; keepGivens: boolean } {
   switch (derivation.kind) {
     case 'no-token':
       return { request: { ...base, auth: { kind: 'none' } }, keepGivens: false }
@@ -75,7 +86,11 @@ function derive(base: RequestSpec, derivation: Derivation): { request: RequestSp
         keepGivens: true,
       }
     case 'over-rate-limit':
-      return { request: { ...base, repeat: { until: 429, atMost: derivation.atMost } }, keepGivens: false }
+      // A few past the limit: the setup of a case spends some of it too.
+      return {
+        request: { ...base, repeat: { until: 429, atMost: (settings.rateLimit ?? DEFAULT_RATE_LIMIT) + 5 } },
+        keepGivens: false,
+      }
     case 'other-method':
       return { request: { ...base, method: derivation.method }, keepGivens: false }
     case 'long-path-segment': {
@@ -111,6 +126,7 @@ function derive(base: RequestSpec, derivation: Derivation): { request: RequestSp
 export function exampleCases(
   operations: OperationEntry[],
   problems: ConventionProblem[] = [],
+  settings: ExampleSettings = {},
 ): ExampleCase[] {
   const cases: ExampleCase[] = []
   for (const entry of operations) {
@@ -135,12 +151,12 @@ export function exampleCases(
           built = requestFor(entry, name)
         } else if (derivation && baseName !== undefined) {
           const base = requestFor(entry, baseName)
-          const { request, keepGivens } = derive(base.request, derivation)
+          const { request, keepGivens } = derive(base.request, derivation, settings)
           built = { request, givenPlants: keepGivens ? base.givenPlants : [], base: base.request }
         } else {
           problems.push({
             operationId: entry.operationId,
-            message: `response example "${name}" (${documented.status}) has no request example of the same name and no derivation in contracts/fixtures.ts`,
+            message: `response example "${name}" (${documented.status}) has no request example of the same name and no derivation in the verifier's document-prose.ts`,
           })
           continue
         }

@@ -6,8 +6,8 @@
 
 import { BODY_LIMIT, HEADER_LIMIT, INT64_MAX, INT64_MIN, isUnicodeText } from '@plant-store/core'
 import fc from 'fast-check'
-import { flatten, type JsonSchema, type OperationEntry, type Parameter } from './document.js'
-import { type Auth, describeRequest, type RequestSpec } from './http.js'
+import { flatten, type JsonSchema, type OperationEntry, type Parameter } from '../document.js'
+import { type Auth, describeRequest, type RequestSpec } from '../http.js'
 import { type IntegerForm, integer, type JsonNode, render, string, value } from './json-text.js'
 
 /** The one thing wrong with a request; the document gives each a status (see `defectStatus`). */
@@ -36,7 +36,7 @@ export type Defect =
   | 'query: unknown cursor'
   | 'query: string too long'
   // Keywords the shipped document does not use yet, for the deterministic coverage probes
-  // (coverage-probes.ts): each is a 400, as the oracle gives any defect it does not name.
+  // (coverage-phase.ts): each is a 400, as the oracle gives any defect it does not name.
   | 'body: string too short'
   | 'body: not in enum'
   | 'path: out of range'
@@ -78,7 +78,7 @@ export interface Probe {
   id?: bigint
   /** The parameters a correct server reads from the query string. */
   query: Record<string, string>
-  /** What a deterministic coverage probe covers, e.g. `name maxLength 256 (valid)` (coverage-probes.ts). */
+  /** What a deterministic coverage probe covers, e.g. `name maxLength 256 (valid)` (coverage-phase.ts). */
   covers?: string
 }
 

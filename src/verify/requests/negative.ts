@@ -1,5 +1,8 @@
 // Generated negative cases per operation, from its schemas, parameters and security: tokens,
 // missing and mistyped fields, out-of-range parameters, bodies that are not JSON, unknown paths.
+
+import { flatten, type JsonSchema, lowestSuccess, type OperationEntry } from '../document.js'
+import type { Auth, RequestSpec } from '../http.js'
 import {
   baseExampleName,
   type GeneratedCase,
@@ -9,8 +12,6 @@ import {
   type Plant,
   requestFor,
 } from './cases.js'
-import { flatten, type JsonSchema, lowestSuccess, type OperationEntry } from './document.js'
-import type { Auth, RequestSpec } from './http.js'
 
 /** A JSON value of a type the schema does not allow. */
 function wrongTypeValue(schema: JsonSchema): unknown {

@@ -1,6 +1,6 @@
-// The stateful, model-based layer of the contract suite: the commands are derived from the document's
-// links, and fast-check's model-based testing (fc.commands, fc.asyncModelRun) runs them against a
-// target and the model of contracts/lib/model.ts.
+// The sequence model: the commands of the stateful sequences, derived from the document's links, which
+// fast-check's model-based testing (fc.commands, fc.asyncModelRun; run.ts) runs against a target and
+// the model of store-model.ts.
 //
 // What the document says, and so what is explored:
 // - the create operation is the one whose 2xx response has `links`;
@@ -12,11 +12,13 @@
 
 import { INT64_MAX, INT64_MIN, nextAddress } from '@plant-store/core'
 import fc from 'fast-check'
-import type { CheckName, Finding } from '../verify/checks.js'
-import { flatten, type JsonSchema, type OperationEntry, type Parameter } from './document.js'
-import { canonical, jsonText, parseExact } from './exact-json.js'
-import { linkLeaves, resolveLink, shownAddress } from './explore.js'
-import type { Answer, RequestSpec } from './http.js'
+import type { CheckName, Finding } from '../checks.js'
+import { flatten, type JsonSchema, type OperationEntry, type Parameter } from '../document.js'
+import { canonical, jsonText, parseExact } from '../exact-json.js'
+import type { Answer, RequestSpec } from '../http.js'
+import { judgeAnswer } from '../judge/answer.js'
+import { linkLeaves, resolveLink, shownAddress } from '../judge/listing.js'
+import { answerOptions, EXACT, type Judging, plantProblem } from '../judge/plant.js'
 import {
   type Expected,
   expectCreate,
@@ -28,11 +30,9 @@ import {
   type PrincipalModel,
   type StoreModel,
   TAKEN,
-} from './model.js'
-import { answerOptions, EXACT, type Judging, plantProblem } from './plant-judging.js'
-import { judgeAnswer } from './validate.js'
+} from './store-model.js'
 
-export { canonical, jsonText, parseExact } from './exact-json.js'
+export { canonical, jsonText, parseExact } from '../exact-json.js'
 
 // ---- Schemas -------------------------------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-// Runs the stateful commands of contracts/lib/stateful.ts against one target with fast-check
+// Runs the sequences of commands.ts against one target with fast-check
 // (fc.check of fc.commands run by fc.asyncModelRun): principals for each sequence, the requests sent
 // and counted, the failure text with the seed, the path and the command that replays it, and the
 // report (reports/stateful.md).
@@ -6,11 +6,10 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { nextAddress } from '@plant-store/core'
 import fc from 'fast-check'
-import type { CheckName } from '../verify/checks.js'
-import type { OperationEntry } from './document.js'
-import { resolveLink } from './explore.js'
-import { type Answer, type Endpoint, type RequestSpec, send } from './http.js'
-import { initialModel, type PrincipalModel, type StoreModel } from './model.js'
+import type { CheckName } from '../checks.js'
+import type { OperationEntry } from '../document.js'
+import { type Answer, type Endpoint, type RequestSpec, send } from '../http.js'
+import { resolveLink } from '../judge/listing.js'
 import {
   type Api,
   commandArbitraries,
@@ -19,7 +18,8 @@ import {
   parseExact,
   type Real,
   walkList,
-} from './stateful.js'
+} from './commands.js'
+import { initialModel, type PrincipalModel, type StoreModel } from './store-model.js'
 
 /** Two principals per sequence: what one writes must never show to the other. */
 export const PRINCIPALS = 2
@@ -80,7 +80,7 @@ export class Session implements Real {
  * Fresh principals for each sequence, emptied through the API once it ends, so that no sequence sees
  * what an earlier one left: a failure then shrinks to a sequence that fails on a fresh target too, and
  * its replay reproduces it. The sandbox makes a principal of any new token; the real server knows only
- * the tokens it was started with (contracts/lib/targets.ts), so once `freshBudget` of them are used,
+ * the tokens it was started with (the kit's suite starts it with a few), so once `freshBudget` of them are used,
  * emptied principals are used again.
  */
 /** Where a run takes the tokens of a sequence's principals, and gives them back once it ends. */
@@ -203,7 +203,7 @@ export interface RunSettings {
   replayPath?: string
   /** Fresh server tokens to use before principals are emptied and used again. */
   freshBudget?: number
-  /** Instead of fresh principals, emptied after each sequence: a server under test's own (see verify/). */
+  /** Instead of fresh principals, emptied after each sequence: a server under test's own (see layers/stateful.ts). */
   pool?: PrincipalPool
   /** The store the principals start each sequence with; by default empty, or seeded. */
   initial?: () => StoreModel

@@ -1,8 +1,8 @@
-// The plant store as a model, for the stateful contract suite (contracts/stateful.contract.ts): one
-// Map per principal of id -> plant, and what each kind of operation must answer and change. This is
+// The plant store as a model, for the stateful sequences (the verifier's stateful layer and the kit's
+// stateful contract suite): one Map per principal of id -> plant, and what each kind of operation must answer and change. This is
 // the one place that knows what the store's answers mean (404: the caller has no such plant; 409:
 // the id is taken and nothing changed). Which operations exist, and how they relate, comes from the
-// document's links (contracts/lib/stateful.ts).
+// document's links (commands.ts).
 import { givenPlants } from '@plant-store/core'
 
 /** A plant as the model keeps it: its fields, the key (id) as a bigint so that int64 ids stay exact. */
@@ -150,7 +150,7 @@ export function expectLinked(
       }
     default:
       throw new Error(
-        `the model has no meaning for ${operationId} (${method.toUpperCase()} on one plant): add it to contracts/lib/model.ts`,
+        `the model has no meaning for ${operationId} (${method.toUpperCase()} on one plant): add it to the store model (sequences/store-model.ts)`,
       )
   }
 }

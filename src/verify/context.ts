@@ -1,0 +1,71 @@
+// What a run is asked (VerifyOptions) and what each layer works with (Context): apart from verify.ts,
+// which runs the layers, so that the layers and the run import these and never each other.
+import type { LoadedDocument, OperationEntry, Profile } from './document.js'
+import type { Judging } from './judge/plant.js'
+import type { Layer, Results } from './report/results.js'
+import type { OwnedPlant, Subject } from './subject.js'
+import type { WebhookOptions } from './webhook-receiver.js'
+
+export interface VerifyOptions {
+  baseUrl: string
+  /** Tokens of two principals of the server under test. */
+  tokens: readonly [string, string]
+  /** Another document than the one shipped. */
+  spec?: string
+  only?: Layer[]
+  checks?: string[]
+  excludeChecks?: string[]
+  requests?: number
+  sequences?: number
+  seed?: number
+  /** Only what changes nothing: reads and refused requests. */
+  readOnly?: boolean
+  /** Leave the plants the run created. */
+  keep?: boolean
+  /**
+   * What to judge: `interface` (the default), what every plant store keeps; `kit`, the kit server's
+   * profile too, and its answers exactly as the kit's server writes them.
+   */
+  profile?: Profile
+  /** The server makes a principal of any token (as the kit's sandbox does): no unknown-token cases. */
+  anyToken?: boolean
+  /** At most this many requests a second. */
+  rate?: number
+  /** One case of the example or security layers, by its name, or one generated request by its number. */
+  case?: string
+  /** Stateful replay: fast-check's path and replayPath, as a failure prints them. */
+  path?: string
+  replayPath?: string
+  /** The whole run's bound; a run that reaches it says how far it got. */
+  timeLimitMs?: number
+  /**
+   * Judge the newPlant events the server sends during the run: a receiver listens on 127.0.0.1 at this
+   * port (0: any), and the server must be set up to send both principals' events to it.
+   */
+  webhook?: WebhookOptions
+  /** Told the receiver's URL once it listens. */
+  onWebhookReceiver?: (url: string) => void
+  /** How a failure's replay command starts, e.g. `npx plant-store-verify --base-url …`. */
+  command?: string
+  onProgress?: (line: string) => void
+}
+
+export interface Context {
+  options: Required<Pick<VerifyOptions, 'requests' | 'sequences' | 'seed'>> & VerifyOptions
+  loaded: LoadedDocument
+  subject: Subject
+  results: Results
+  /** How plants in answers are judged, and whether the kit profile is held too. */
+  judging: Judging
+  /** The plants each principal owned before the run: never changed, never deleted. */
+  existing: [OwnedPlant[], OwnedPlant[]]
+  /** Where the run's own ids start: far from small numbers, and fixed by the seed for replays. */
+  idBase: bigint
+  list: OperationEntry | undefined
+  /** Deletes a plant of a principal through the document's delete operation (any answer taken). */
+  remove(principal: 0 | 1, id: bigint): Promise<void>
+  deadline: number
+  /** The replay command of one case: the run's command with these options added. */
+  replay(args: string): string
+  progress(line: string): void
+}
