@@ -6,6 +6,7 @@ import { type Started, startProcess } from '../scripts/lib/processes.js'
 import { loadSpec } from '../scripts/lib/spec.js'
 import { type Answer, type RequestSpec, send } from '../src/verify/http.js'
 import { generatedCases } from '../src/verify/requests/negative.js'
+import { exchange, type RawAnswer } from './helpers/raw-http.js'
 import { type ServerProcess, startServer } from './helpers/server-process.js'
 
 const TOKEN = 'mock-test-token'
@@ -125,6 +126,18 @@ describe('npm run mock', () => {
     ],
     ['a lone surrogate in a name', json('POST', '/plants', '{"id":1,"name":"\\ud800"}')],
     ['a body over 65536 bytes', json('POST', '/plants', JSON.stringify({ id: 1, name: 'x'.repeat(70_000) }))],
+    // Fastify reads the body, within the limit, before its parser finds no Content-Type: 413 first.
+    [
+      'a body over 65536 bytes without Content-Type',
+      { ...json('POST', '/plants', 'x'.repeat(70_000)), contentType: undefined },
+    ],
+    [
+      'a Content-Type that is no media type, to an operation without a body',
+      {
+        ...json('DELETE', '/plants/1', '{}'),
+        contentType: 'plants',
+      },
+    ],
     ['a path segment over 100 characters', get(`/plants/${'1'.repeat(101)}`)],
     ['a method the path does not take', { method: 'PATCH', path: '/plants', auth: { kind: 'principal' } }],
     ['a path the document lacks', get('/plants/1/leaves')],
@@ -132,11 +145,41 @@ describe('npm run mock', () => {
     expectSameRefusal(await both(request))
   })
 
-  it('refuses gzip-encoded bodies as the server does', async () => {
+  it('refuses gzip-encoded bodies as the server does, before reading them', async () => {
     expectSameRefusal(
       await both(json('POST', '/plants', '{"id":1,"name":"Basil"}'), { 'content-encoding': 'gzip' }),
     )
+    const big = json('POST', '/plants', JSON.stringify({ id: 1, name: 'x'.repeat(70_000) }))
+    expectSameRefusal(await both(big, { 'content-encoding': 'gzip' }))
   })
+
+  // What fetch cannot send: no Host, a method Node does not know, CONNECT, an unmet Expect.
+  it.each([
+    ['no Host on a path segment over 100 characters: the router first', `GET /plants/${'1'.repeat(101)}`],
+    ['no Host on a path that is not percent-encoding: the router first', 'GET /plants/%E0%A4%A'],
+    ['no Host on a path the document lacks', 'GET /plants/1/leaves'],
+    ['no Host and no token', 'GET /plants', ''],
+    [
+      'an Expect other than 100-continue on a path segment over 100 characters',
+      `GET /plants/${'1'.repeat(101)}`,
+      'Host: x\r\nExpect: tea\r\n',
+    ],
+    ['an Expect other than 100-continue', 'GET /plants', 'Host: x\r\nExpect: tea\r\n'],
+    ['a method Node does not know', 'BREW /plants', 'Host: x\r\n'],
+    ['CONNECT', 'CONNECT example.com:443', 'Host: example.com:443\r\n'],
+  ])(
+    'refuses %s over a raw socket as the server does',
+    async (_, line, headers = `Authorization: ${bearer}\r\n`) => {
+      const request = `${line} HTTP/1.1\r\n${headers}Connection: close\r\n\r\n`
+      const raw = (url: string) => exchange(Number(new URL(url).port), request, new URL(url).hostname)
+      const [fromMock, fromServer] = await Promise.all([raw(prism.url), raw(server.url)])
+      const said = (answer: RawAnswer) => `${answer.status} ${answer.body}`
+      expect(fromServer.status, said(fromServer)).toBeGreaterThanOrEqual(400)
+      expect(said(fromMock)).toBe(said(fromServer))
+      for (const header of ['www-authenticate', 'allow', 'cache-control'])
+        expect(fromMock.headers[header], header).toBe(fromServer.headers[header])
+    },
+  )
 
   it.each([
     [

@@ -1,63 +1,14 @@
 // What Node's HTTP server and Fastify refuse before any operation runs, sent over a real port with raw
 // sockets (fetch cannot send most of these): each answer is in the document's Error shape, as
 // application/json, with `error` equal to the status.
-import { connect } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { createAjv, loadSpec } from '../scripts/lib/spec.js'
 import { build } from './helpers/build.js'
+import { exchange, type RawAnswer } from './helpers/raw-http.js'
 
 const AUTH = 'Authorization: Bearer token-a\r\n'
 const ORIGIN = 'https://app.example'
-
-interface RawAnswer {
-  status: number
-  headers: Record<string, string>
-  body: string
-}
-
-function parse(text: string): RawAnswer | undefined {
-  const end = text.indexOf('\r\n\r\n')
-  if (end < 0) return undefined
-  const [statusLine = '', ...lines] = text.slice(0, end).split('\r\n')
-  const headers: Record<string, string> = {}
-  for (const line of lines) {
-    const colon = line.indexOf(':')
-    headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim()
-  }
-  const body = text.slice(end + 4)
-  if (Buffer.byteLength(body) < Number(headers['content-length'] ?? 0)) return undefined
-  return { status: Number(statusLine.split(' ')[1]), headers, body }
-}
-
-/**
- * Sends bytes as they are and reads one answer: until its body is whole, or the server closes the
- * connection (bounded: 10 s).
- */
-function exchange(port: number, request: string): Promise<RawAnswer> {
-  return new Promise((resolve, reject) => {
-    let text = ''
-    const socket = connect(port, '127.0.0.1', () => socket.write(request))
-    socket.on('data', (chunk) => {
-      text += chunk
-      const answer = parse(text)
-      if (answer) {
-        socket.destroy()
-        resolve(answer)
-      }
-    })
-    socket.on('error', () => {})
-    socket.on('close', () => {
-      const answer = parse(text)
-      if (answer) resolve(answer)
-      else reject(new Error(`the connection closed before a whole answer; received: ${text}`))
-    })
-    socket.setTimeout(10_000, () => {
-      socket.destroy()
-      reject(new Error(`no whole answer in 10 s; received: ${text}`))
-    })
-  })
-}
 
 let port: number
 let isError: (body: unknown) => boolean
