@@ -5,7 +5,7 @@ import closeWithGrace from 'close-with-grace'
 import { buildApp } from './app.js'
 import { DEV_TOKEN, loadConfig } from './config.js'
 import { type Layer, layersWithout } from './lib/bench-mode.js'
-import { BatchedDestination } from './lib/log-destination.js'
+import { logDestination } from './lib/log-format.js'
 import { StoreStartError } from './repository/migrations.js'
 
 let config: ReturnType<typeof loadConfig>
@@ -19,8 +19,9 @@ try {
   process.exit(1)
 }
 
-// Log lines are written once per event-loop turn; whatever is left goes out at exit, however it comes.
-const logStream = new BatchedDestination(1)
+// JSON lines written once per event-loop turn, or readable lines on a terminal in development
+// (lib/log-format.ts); whatever is left goes out at exit, however it comes.
+const logStream = await logDestination(config.nodeEnv)
 process.on('exit', () => logStream.flushSync())
 
 let app: Awaited<ReturnType<typeof buildApp>>
