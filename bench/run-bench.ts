@@ -343,7 +343,7 @@ try {
         `What each layer costs (CPU µs per request; "saves": what the server spends less without it):\n\n${ledgerTable(ledger)}\n`,
       )
     if (durability) console.log(durabilityLine(durability))
-    console.log(startsLine(serverStarts))
+    console.log(startsLine(serverStarts, baseline.startMs))
   }
 
   mkdirSync(reportsDir, { recursive: true })

@@ -51,8 +51,12 @@ export function benchSettings() {
     killAfter: quick ? 1 : 2,
     /** Extra restarts of the server on the largest store, only to time the start. */
     extraStarts: quick || !readsWanted ? 0 : 3,
-    /** The cost ledger's loads: a few seconds per layer and scenario. */
-    ledger: { rounds: quick ? 1 : 3, duration: quick ? 0.25 : 1, warmup: quick ? 0 : 0.5 },
+    /** The cost ledger's loads: a few seconds per layer and scenario (--rounds and --duration set them too). */
+    ledger: {
+      rounds: Number(args.rounds ?? (quick ? 1 : 3)),
+      duration: Number(args.duration ?? (quick ? 0.25 : 1)),
+      warmup: quick ? 0 : 0.5,
+    },
   }
   for (const key of ['rounds', 'duration', 'connections'] as const) {
     if (!(settings[key] > 0 && settings[key] <= 600)) throw new Error(`--${key} must be in 1..600`)

@@ -15,12 +15,14 @@ export function durabilityLine(durability: DurabilityResult): string {
   )
 }
 
-export function startsLine(serverStarts: { store: string; ms: number }[]): string {
+export function startsLine(serverStarts: { store: string; ms: number }[], baselineMs: number): string {
   // The servers as `npm start` runs them: not the candidates, the ledger's or PostgreSQL's.
   const starts = serverStarts.filter((s) => s.store === 'small' || s.store === 'large').map((s) => s.ms)
+  const ratio = median(starts) / baselineMs
   return (
     `Server start to listening: median ${median(starts).toFixed(0)} ms, slowest ${Math.max(...starts).toFixed(0)} ms ` +
-    `(${serverStarts.map((s) => `${s.ms.toFixed(0)} ${s.store}`).join(', ')})`
+    `(${serverStarts.map((s) => `${s.ms.toFixed(0)} ${s.store}`).join(', ')}); the baseline's ${baselineMs.toFixed(0)} ms ` +
+    `(through tsx), ${ratio.toFixed(2)}x`
   )
 }
 
