@@ -115,7 +115,7 @@ async function buildPlan(
       if (c.request.repeat) {
         // Dredd sends a request once; a limit spent by repetition is the contract suite's to check.
         transactions[name] = {
-          skip: `the ${status} answer comes only after the request is repeated ${c.request.repeat.atMost} times: the contract suite checks it`,
+          skip: `the ${status} answer comes only once a principal has spent its rate limit: the contract suite checks it`,
         }
         continue
       }
