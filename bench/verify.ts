@@ -1,5 +1,5 @@
 // The verifier's own speed against the real server, in a fresh Node process running the built package
-// (contracts/dist/): answers judged a second and CPU per request, beside a baseline in the same run,
+// (src/verify/dist/): answers judged a second and CPU per request, beside a baseline in the same run,
 // a bare loop of sequential fetches to the same server from the same kind of process, which is the
 // ceiling any one-request-at-a-time client meets.
 import { join } from 'node:path'
@@ -50,7 +50,7 @@ export async function measureVerify(
   tokens: [string, string],
   counts: { requests: number; sequences: number },
 ): Promise<VerifyResult> {
-  const module = join(root, 'contracts', 'dist', 'verify', 'index.js')
+  const module = join(root, 'src', 'verify', 'dist', 'index.js')
   const run = await runToExit({
     name: 'verifier',
     command: process.execPath,
