@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { INSTALL_HINT, postgresBinDir } from '../scripts/lib/postgres.js'
 import { repoRoot } from '../scripts/lib/processes.js'
 import { loadDocument } from '../src/verify/document.js'
-import { type Api, deriveApi, describeApi } from '../src/verify/sequences/commands.js'
+import { type Api, deriveApi, describeApi } from '../src/verify/sequences/api.js'
 import { RequestCounts, type RunResult, runTarget, writeReport } from '../src/verify/sequences/run.js'
 import { describeNewPlantEvents } from './lib/event-tests.js'
 import {

@@ -10,11 +10,11 @@ import { parseJsonBody } from '@plant-store/core'
 import { Webhook } from 'standardwebhooks'
 import { findingsOf } from './checks.js'
 import type { JsonSchema, LoadedDocument, OperationEntry } from './document.js'
+import { parseExact } from './exact-json.js'
 import type { Answer, RequestSpec } from './http.js'
 import { schemaProblems } from './judge/answer.js'
 import { roleOf } from './judge/listing.js'
 import type { Results } from './report/results.js'
-import { parseExact } from './sequences/commands.js'
 
 export interface WebhookOptions {
   /** The receiver's port on 127.0.0.1; 0 for any free one. */

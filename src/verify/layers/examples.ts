@@ -6,6 +6,7 @@ import type { GivenPlant } from '@plant-store/core'
 import { type CheckName, type Finding, finding } from '../checks.js'
 import type { Context } from '../context.js'
 import { UNKNOWN_TOKEN } from '../document-prose.js'
+import { parseExact } from '../exact-json.js'
 import { type Answer, describeAnswer, describeRequest, type RequestSpec } from '../http.js'
 import { judgeAnswer } from '../judge/answer.js'
 import { pagesAfter, roleOf, type State, stateOf } from '../judge/listing.js'
@@ -14,7 +15,7 @@ import { showsExample } from '../judge/profile.js'
 import { parametersOf } from '../report/coverage.js'
 import type { ExampleCase } from '../requests/cases.js'
 import { exampleCases } from '../requests/examples.js'
-import { fieldsOf, parseExact } from '../sequences/commands.js'
+import { fieldsOf } from '../sequences/api.js'
 
 const ON_DEMAND_ONLY = new Set(['over-rate-limit', 'store-down', 'fault', 'stalled'])
 

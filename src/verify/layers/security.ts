@@ -5,6 +5,7 @@
 
 import { type Finding, finding } from '../checks.js'
 import type { Context } from '../context.js'
+import { canonical, parseExact } from '../exact-json.js'
 import { type Answer, describeAnswer, describeRequest, type RequestSpec } from '../http.js'
 import { judgeAnswer, judgeErrorAnswer } from '../judge/answer.js'
 import { roleOf } from '../judge/listing.js'
@@ -12,7 +13,6 @@ import { answerOptions } from '../judge/plant.js'
 import { parametersOf } from '../report/coverage.js'
 import { baseExampleName, requestFor } from '../requests/cases.js'
 import { generatedCases } from '../requests/negative.js'
-import { canonical, parseExact } from '../sequences/commands.js'
 import { authorizationOf, checksFor } from './examples.js'
 
 export async function runSecurity(ctx: Context): Promise<void> {

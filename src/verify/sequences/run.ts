@@ -8,17 +8,14 @@ import { nextAddress } from '@plant-store/core'
 import fc from 'fast-check'
 import type { CheckName } from '../checks.js'
 import type { OperationEntry } from '../document.js'
+import { parseExact } from '../exact-json.js'
 import { type Answer, type Endpoint, type RequestSpec, send } from '../http.js'
 import { resolveLink } from '../judge/listing.js'
-import {
-  type Api,
-  commandArbitraries,
-  Mismatch,
-  type Phase,
-  parseExact,
-  type Real,
-  walkList,
-} from './commands.js'
+import type { Api } from './api.js'
+import { commandArbitraries } from './commands.js'
+import { walkList } from './list-walk.js'
+import { Mismatch } from './mismatch.js'
+import type { Phase, Real } from './real.js'
 import { initialModel, type PrincipalModel, type StoreModel } from './store-model.js'
 
 /** Two principals per sequence: what one writes must never show to the other. */
