@@ -5,7 +5,7 @@ import { nextAddress } from '@plant-store/core'
 import type { OperationEntry } from './document.js'
 import { parseExact } from './exact-json.js'
 import { type Answer, type Endpoint, type RequestSpec, send } from './http.js'
-import { linkLeaves, resolveLink } from './judge/listing.js'
+import { linkLeaves, resolveLink } from './judge/links.js'
 
 /** A plant as the verifier reads it: ids as bigint, exact. */
 export type OwnedPlant = Record<string, unknown> & { id: bigint }

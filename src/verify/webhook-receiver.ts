@@ -12,8 +12,8 @@ import { findingsOf } from './checks.js'
 import type { JsonSchema, LoadedDocument, OperationEntry } from './document.js'
 import { parseExact } from './exact-json.js'
 import type { Answer, RequestSpec } from './http.js'
+import { roleOf } from './judge/accepted-statuses.js'
 import { schemaProblems } from './judge/answer.js'
-import { roleOf } from './judge/listing.js'
 import type { Results } from './report/results.js'
 
 export interface WebhookOptions {

@@ -8,16 +8,12 @@ import { type CheckName, finding } from '../checks.js'
 import type { Context } from '../context.js'
 import type { OperationEntry } from '../document.js'
 import { describeAnswer, describeRequest } from '../http.js'
-import {
-  Housekeeping,
-  judge,
-  Principal,
-  type Plant as ProbePlant,
-  pagesAfter,
-  readBackFindings,
-  roleOf,
-  type State,
-} from '../judge/listing.js'
+import { roleOf } from '../judge/accepted-statuses.js'
+import { pagesAfter } from '../judge/links.js'
+import { judge, readBackFindings } from '../judge/listing.js'
+import type { Plant as ProbePlant } from '../judge/plant.js'
+import { Housekeeping, Principal } from '../judge/principal.js'
+import type { State } from '../judge/state.js'
 import { parametersOf } from '../report/coverage.js'
 import { coverageProbes } from '../requests/coverage-phase.js'
 import { describeProbe, type Probe, probeArbitrary, requestOf } from '../requests/generated.js'
