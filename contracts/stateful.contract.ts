@@ -19,7 +19,9 @@ import { INSTALL_HINT, postgresBinDir } from '../scripts/lib/postgres.js'
 import { repoRoot } from '../scripts/lib/processes.js'
 import { loadDocument } from '../src/verify/document.js'
 import { type Api, deriveApi, describeApi } from '../src/verify/sequences/api.js'
-import { RequestCounts, type RunResult, runTarget, writeReport } from '../src/verify/sequences/run.js'
+import { RequestCounts } from '../src/verify/sequences/request-counts.js'
+import { type RunResult, runTarget } from '../src/verify/sequences/run.js'
+import { writeReport } from '../src/verify/sequences/run-report.js'
 import { describeNewPlantEvents } from './lib/event-tests.js'
 import {
   chosenTargets,

@@ -1,189 +1,22 @@
 // Runs the sequences of commands.ts against one target with fast-check
-// (fc.check of fc.commands run by fc.asyncModelRun): principals for each sequence, the requests sent
-// and counted, the failure text with the seed, the path and the command that replays it, and the
-// report (reports/stateful.md).
-import { mkdirSync, writeFileSync } from 'node:fs'
-import { dirname } from 'node:path'
-import { nextAddress } from '@plant-store/core'
+// (fc.check of fc.commands run by fc.asyncModelRun): principals for each sequence (principals.ts), the
+// requests sent and counted (session.ts), and the failure text with the seed, the path and the command
+// that replays it; run-report.ts writes the report (reports/stateful.md).
 import fc from 'fast-check'
 import type { CheckName } from '../checks.js'
-import type { OperationEntry } from '../document.js'
-import { parseExact } from '../exact-json.js'
-import { type Answer, type Endpoint, type RequestSpec, send } from '../http.js'
-import { resolveLink } from '../judge/links.js'
+import type { Endpoint } from '../http.js'
 import type { Api } from './api.js'
 import { commandArbitraries } from './commands.js'
 import { walkList } from './list-walk.js'
 import { Mismatch } from './mismatch.js'
-import type { Phase, Real } from './real.js'
-import { initialModel, type PrincipalModel, type StoreModel } from './store-model.js'
+import { type PrincipalPool, Principals } from './principals.js'
+import type { Real } from './real.js'
+import type { RequestCounts } from './request-counts.js'
+import { Session } from './session.js'
+import { initialModel, type StoreModel } from './store-model.js'
 
 /** Two principals per sequence: what one writes must never show to the other. */
 export const PRINCIPALS = 2
-
-// ---- Counting ------------------------------------------------------------------------------------
-
-/** Requests sent, per target, operation, phase and outcome (the status, or `error` when none came). */
-export class RequestCounts {
-  readonly rows = new Map<string, number>()
-  add(target: string, operationId: string, phase: Phase, outcome: number | 'error'): void {
-    const key = [target, operationId, phase, String(outcome)].join('\t')
-    this.rows.set(key, (this.rows.get(key) ?? 0) + 1)
-  }
-  total(target?: string): number {
-    let sum = 0
-    for (const [key, n] of this.rows) if (!target || key.startsWith(`${target}\t`)) sum += n
-    return sum
-  }
-}
-
-// ---- One sequence's view of the target ---------------------------------------------------------------
-
-const clip = (text: string, max = 400) =>
-  text.length > max ? `${text.slice(0, max)}… (${text.length} chars)` : text
-
-export class Session implements Real {
-  readonly log: string[] = []
-  constructor(
-    readonly target: Endpoint,
-    readonly tokens: string[],
-    readonly counts: RequestCounts,
-    readonly stopped: () => boolean,
-  ) {}
-
-  async send(principal: number, entry: OperationEntry, request: RequestSpec, phase: Phase): Promise<Answer> {
-    if (this.stopped()) throw new Error('stopped: the time limit of the run is up')
-    const token = this.tokens[principal]
-    if (token === undefined) throw new Error(`no principal ${principal}`)
-    const line = `p${principal} ${phase === 'command' ? '' : `[${phase}] `}${request.method} ${request.path}${request.body === undefined ? '' : ` ${clip(request.body)}`}`
-    let answer: Answer
-    try {
-      answer = await (this.target.send ?? send)(this.target.url, request, `Bearer ${token}`)
-    } catch (error) {
-      this.counts.add(this.target.name, entry.operationId, phase, 'error')
-      this.log.push(`${line}\n      -> no answer: ${(error as Error).message}`)
-      throw error
-    }
-    this.counts.add(this.target.name, entry.operationId, phase, answer.status)
-    const link = answer.headers.link === undefined ? '' : ` [Link: ${answer.headers.link}]`
-    this.log.push(`${line}\n      -> ${answer.status}${link} ${clip(answer.text) || '(no body)'}`)
-    return answer
-  }
-}
-
-// ---- Principals ----------------------------------------------------------------------------------------
-
-/**
- * Fresh principals for each sequence, emptied through the API once it ends, so that no sequence sees
- * what an earlier one left: a failure then shrinks to a sequence that fails on a fresh target too, and
- * its replay reproduces it. The sandbox makes a principal of any new token; the real server knows only
- * the tokens it was started with (the kit's suite starts it with a few), so once `freshBudget` of them are used,
- * emptied principals are used again.
- */
-/** Where a run takes the tokens of a sequence's principals, and gives them back once it ends. */
-export interface PrincipalPool {
-  take(): string
-  /** After the sequence: `known` is the principal's model when it passed, undefined when it failed. */
-  give(token: string, known: PrincipalModel | undefined): Promise<void>
-  /** Principals that could not be brought back (each with what was tried), for the report. */
-  readonly leftovers: string[]
-}
-
-class Principals implements PrincipalPool {
-  private fresh = 0
-  private readonly idle: string[] = []
-  /** Principals that could not be emptied (after a failed sequence, on a target that misbehaves). */
-  readonly leftovers: string[] = []
-  constructor(
-    readonly target: Endpoint,
-    readonly api: Api,
-    readonly counts: RequestCounts,
-    readonly freshBudget: number,
-  ) {}
-
-  take(): string {
-    if (this.target.seeded || this.fresh < this.freshBudget) {
-      this.fresh++
-      return this.target.newToken()
-    }
-    const token = this.idle.shift()
-    if (token === undefined) throw new Error(`${this.target.name}: no emptied principal left to use again`)
-    return token
-  }
-
-  /**
-   * Empties a principal: deletes the plants of `known` (the model's, after a sequence that passed),
-   * or else every plant its list shows. Never throws: a principal it cannot empty is not used again.
-   */
-  async give(token: string, known: PrincipalModel | undefined): Promise<void> {
-    const session = new Session(this.target, [token], this.counts, () => false)
-    try {
-      if (known)
-        await this.remove(
-          session,
-          [...known.plants.values()].map((p) => p[this.api.keyField]),
-        )
-      else await this.empty(session)
-      if (!this.target.seeded) this.idle.push(token)
-    } catch (error) {
-      this.leftovers.push(`${(error as Error).message}
-${session.log.join('\n')}`)
-    }
-  }
-
-  private deleteOperation() {
-    const remove = this.api.linked.find((l) => l.entry.method === 'delete')
-    if (!remove) throw new Error('a principal cannot be emptied without a linked DELETE')
-    return remove
-  }
-
-  private async remove(session: Session, keys: unknown[]): Promise<void> {
-    const remove = this.deleteOperation()
-    for (const key of keys) {
-      const path = remove.entry.path.replace(/\{[^}]+\}/, encodeURIComponent(String(key)))
-      const answer = await session.send(
-        0,
-        remove.entry,
-        { method: 'DELETE', path, auth: { kind: 'principal' } },
-        'cleanup',
-      )
-      if (answer.status !== remove.success)
-        throw new Error(`cleanup: DELETE ${path} answered ${answer.status}`)
-    }
-  }
-
-  private async empty(session: Session): Promise<void> {
-    const { list } = this.api
-    if (!list) throw new Error('a principal cannot be emptied without a list operation')
-    for (let round = 0; round < 3; round++) {
-      const size = list.pageSize
-      const plants: unknown[] = []
-      let address: string | undefined = `${list.entry.path}${size ? `?${size.name}=${size.max}` : ''}`
-      for (let page = 0; address !== undefined && page < 100; page++) {
-        const answer = await session.send(
-          0,
-          list.entry,
-          { method: 'GET', path: address, auth: { kind: 'principal' } },
-          'cleanup',
-        )
-        if (answer.status !== list.success)
-          throw new Error(`cleanup: GET ${address} answered ${answer.status}`)
-        plants.push(...(parseExact(answer.text) as unknown[]))
-        const next = nextAddress(answer.headers.link)
-        // Resolved against the address the page came from, as a client does (RFC 3986 §5).
-        address = next === undefined ? undefined : resolveLink(next, answer.url ?? address)
-      }
-      if (plants.length === 0) return
-      await this.remove(
-        session,
-        plants.map((plant) => (plant as Record<string, unknown>)[this.api.keyField]),
-      )
-    }
-    throw new Error('cleanup: the principal still has plants after 3 rounds')
-  }
-}
-
-// ---- Running -----------------------------------------------------------------------------------------
 
 export interface RunSettings {
   target: Endpoint
@@ -369,67 +202,4 @@ function failureReport(
     'Its requests and answers:',
     ...(failure?.log ?? ['  (not recorded)']).map((line) => `  ${line}`),
   ].join('\n')
-}
-
-// ---- Report ----------------------------------------------------------------------------------------
-
-export function writeReport(
-  file: string,
-  results: RunResult[],
-  counts: RequestCounts,
-  lines: { derived: string[]; settings: string[] },
-): void {
-  const out: string[] = ['# Stateful contract run', '']
-  out.push(...lines.settings.map((l) => `- ${l}`), '')
-  out.push('## Commands derived from the document', '', ...lines.derived.map((l) => `- ${l}`), '')
-  out.push('## Results', '')
-  out.push(
-    'Sequences: those generated; run: all run, shrinking included, and the commands and requests of all of them.',
-    '',
-  )
-  out.push(
-    '| target | sequences | run | commands | requests | time | outcome |',
-    '|---|---:|---:|---:|---:|---:|---|',
-  )
-  for (const r of results) {
-    const outcome = r.failed
-      ? `FAILED (shrunk ${r.shrinks}×)`
-      : r.report
-        ? 'FAILED (nothing checked)'
-        : r.note
-          ? `passed, ${r.note}`
-          : 'passed'
-    out.push(
-      `| ${r.target} | ${r.sequences} | ${r.executed} | ${r.commands} | ${r.requests} | ${(r.ms / 1000).toFixed(1)} s | ${outcome} |`,
-    )
-  }
-  out.push('', '## Requests per operation and outcome', '')
-  out.push(
-    'Phases: `command` (a generated command), `read-back` (reading a plant after a 409), `final check` (each principal listed after the sequence), `cleanup` (each principal emptied after the sequence).',
-    '',
-  )
-  out.push('| target | operation | phase | status | requests |', '|---|---|---|---:|---:|')
-  const rows = [...counts.rows].map(
-    ([key, n]) => [...key.split('\t'), n] as [string, string, string, string, number],
-  )
-  rows.sort((a, b) => a.slice(0, 4).join('\t').localeCompare(b.slice(0, 4).join('\t')))
-  for (const [target, op, phase, status, n] of rows)
-    out.push(`| ${target} | ${op} | ${phase} | ${status} | ${n} |`)
-  out.push('', `Total: ${counts.total()} requests.`, '')
-  for (const r of results.filter((r) => r.leftovers.length)) {
-    out.push(
-      `## ${r.target}: principals left with plants`,
-      '',
-      `${r.leftovers.length} principal(s) could not be emptied after their sequence; the first:`,
-      '',
-      '```',
-      r.leftovers[0] ?? '',
-      '```',
-      '',
-    )
-  }
-  for (const r of results.filter((r) => r.report))
-    out.push(`## ${r.target}: failure`, '', '```', r.report ?? '', '```', '')
-  mkdirSync(dirname(file), { recursive: true })
-  writeFileSync(file, out.join('\n'))
 }
