@@ -2,7 +2,8 @@
 // server and the handlers), src/core/generated/document.ts (the document as a module: the one copy
 // every package reads, in a browser too), src/core/generated/handler-document.ts and
 // request-validators.ts (what the in-process handlers serve: the document without its prose, and its
-// request schemas compiled ahead of time), and @plant-store/client's src/client/generated/client-types.ts
+// request schemas compiled ahead of time), src/core/generated/plant-fields.ts (a stored plant's
+// properties, for the code that handles a plant field by field), and @plant-store/client's src/client/generated/client-types.ts
 // (int64 as bigint) and src/client/generated/int64-answers.ts (where its answers hold int64s); `--check`
 // fails when any is stale, and so does `npm test` (test/spec.test.ts).
 import { readFile, writeFile } from 'node:fs/promises'
@@ -191,11 +192,49 @@ export async function generateInt64Answers(): Promise<string> {
   )
 }
 
+/**
+ * A stored plant's properties (the document's StoredPlant, allOf merged), for the code that handles a
+ * plant field by field: the stores' columns, copying a plant out of a body, the webhook event's JSON
+ * and the verifier's field lists. So a property added to the document needs no edit there. The order
+ * is the one a plant's JSON is written in: the int64 id first, then the others as the document lists
+ * them.
+ */
+export async function generatePlantFields(): Promise<string> {
+  const { dereferenced } = await loadSpec(specPath)
+  const stored = dereferenced.components?.schemas?.StoredPlant as JsonSchema | undefined
+  if (!stored) throw new Error('the document has no StoredPlant schema')
+  const flat = flatten(stored)
+  const fields = Object.entries(flat.properties).map(([name, property]) => {
+    // A column is named as its field, in SQL that quotes it: a name must be a plain identifier.
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+      throw new Error(`StoredPlant.${name}: a property's name must be a plain identifier (it names a column)`)
+    const { type, format } = flatten(property)
+    if (type !== 'string' && type !== 'integer')
+      throw new Error(`StoredPlant.${name} is of type ${type}: the stores keep strings and integers only`)
+    return { name, type, int64: format === 'int64', required: flat.required.includes(name) }
+  })
+  const ids = fields.filter((field) => field.int64)
+  if (ids.length !== 1 || ids[0]?.name !== 'id' || !ids[0].required)
+    throw new Error(
+      'StoredPlant must have exactly one int64 property, `id`, required: the key of /plants/{id}',
+    )
+  const ordered = [...ids, ...fields.filter((field) => !field.int64)]
+  const rows = ordered.map(
+    ({ name, type, int64, required }) =>
+      `  { name: '${name}', type: '${type}', int64: ${int64}, required: ${required} },`,
+  )
+  return (
+    `${header}/** StoredPlant's properties: the int64 id first, then the others in the document's order. */\n` +
+    `export const plantFields = [\n${rows.join('\n')}\n] as const\n`
+  )
+}
+
 export const outputs = {
   'src/core/generated/openapi.ts': generateTypes,
   'src/core/generated/document.ts': generateDocument,
   'src/core/generated/handler-document.ts': generateHandlerDocument,
   'src/core/generated/request-validators.ts': generateRequestValidators,
+  'src/core/generated/plant-fields.ts': generatePlantFields,
   'src/client/generated/client-types.ts': generateClientTypes,
   'src/client/generated/int64-answers.ts': generateInt64Answers,
 }

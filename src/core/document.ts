@@ -2,6 +2,7 @@
 // "secured", route schemas and x-given-plants. The server, the in-process handlers (which run in a
 // browser too) and the contract suite all use it; scripts/lib/spec.ts adds reading the file.
 import type { OpenAPIV3_1 } from 'openapi-types'
+import type { components } from './generated/openapi.js'
 
 export type Document = OpenAPIV3_1.Document
 export type Operation = OpenAPIV3_1.OperationObject
@@ -173,11 +174,7 @@ function objectOf(parameters: Parameter[]): Schema | undefined {
 }
 
 /** A plant an example assumes the caller already owns. */
-export interface GivenPlant {
-  id: number | bigint
-  name: string
-  tag?: string
-}
+export type GivenPlant = components['schemas']['StoredPlant']
 
 /** Every plant that some example of the document lists under x-given-plants, once per id. */
 export function givenPlants(node: unknown, found = new Map<string, GivenPlant>()): GivenPlant[] {

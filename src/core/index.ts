@@ -20,6 +20,14 @@ export {
   parserRefusal,
   unmetExpectation,
 } from './lib/node-refusals.js'
+export {
+  type ExactPlant,
+  type PlantField,
+  pickPlant,
+  plantFieldNames,
+  plantFields,
+  plantJson,
+} from './lib/plant-fields.js'
 export * from './lib/recording.js'
 export {
   type ReadRequest,

@@ -5,6 +5,7 @@ import type { operations } from './generated/openapi.js'
 import { HttpError } from './lib/errors.js'
 import { integerText, isInt64 } from './lib/int64.js'
 import { nextLink } from './lib/link.js'
+import { pickPlant } from './lib/plant-fields.js'
 import type { PlantRepository, StoredPlant } from './repository/plant-repository.js'
 
 type JsonBody<T> = T extends { content: { 'application/json': infer B } } ? B : never
@@ -43,11 +44,12 @@ export type PlantOperations = { [K in PlantOperationId]: Operation<K> }
 
 export const plantOperations: PlantOperations = {
   async createPlant(repository, principal, { body }) {
-    const { id, name, tag } = body
-    if (!(await repository.create(principal, { id: BigInt(id), name, tag }))) {
+    const { id, ...created } = pickPlant(body)
+    if (!(await repository.create(principal, { id, ...created }))) {
       throw new HttpError(409, `plant ${id} already exists`)
     }
-    return { status: 200, body: { name, tag } }
+    // The create answers a Plant: the fields without the id.
+    return { status: 200, body: created }
   },
 
   async listPlants(repository, principal, { query }) {
@@ -74,7 +76,7 @@ export const plantOperations: PlantOperations = {
   },
 
   async replacePlant(repository, principal, { params, body }) {
-    const plant = { id: BigInt(params.id), name: body.name, tag: body.tag }
+    const plant = pickPlant(body, params.id)
     if (!(await repository.replace(principal, plant))) throw notFound(plant.id)
     return { status: 200, body: plant }
   },

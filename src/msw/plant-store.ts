@@ -7,6 +7,7 @@ import {
   type Answer,
   type Document,
   dereference,
+  type ExactPlant,
   errorBody,
   givenPlants,
   type Har,
@@ -15,6 +16,7 @@ import {
   type OperationEntry,
   openMemoryRepository,
   type operations,
+  pickPlant,
   plantOperations,
   type RecordedPlant,
   RequestReader,
@@ -49,11 +51,7 @@ export interface PlantStoreOptions {
 }
 
 /** The plant of a newPlant event, as the webhook's body has it: `id` a bigint, every digit as sent. */
-export interface NewPlant {
-  id: bigint
-  name: string
-  tag?: string
-}
+export type NewPlant = ExactPlant
 
 /** Receives each newPlant event: the plant, and the principal (here the bearer token) that created it. */
 export type NewPlantListener = (plant: NewPlant, principal: string) => void
@@ -208,8 +206,7 @@ export class PlantStore {
    * the test runner reports it.
    */
   private announce(body: NewPlantInput, principal: string): void {
-    const plant: NewPlant = { id: BigInt(body.id), name: body.name }
-    if (body.tag !== undefined) plant.tag = body.tag
+    const plant: NewPlant = pickPlant(body)
     for (const listener of [...this.permanent, ...this.listeners]) {
       try {
         listener({ ...plant }, principal)
@@ -281,11 +278,7 @@ function exampleAnswer(
 }
 
 /** A create's validated body: the id as the reader read it (a bigint or a safe number). */
-interface NewPlantInput {
-  id: bigint | number | string
-  name: string
-  tag?: string
-}
+type NewPlantInput = operations['createPlant']['requestBody']['content']['application/json']
 
 interface ResponseObject {
   content?: Record<

@@ -5,10 +5,11 @@ import {
   createAjv,
   type Document,
   document,
+  type ExactPlant,
   loadDocument,
   parseJsonBody,
+  pickPlant,
   type Schema,
-  type StoredPlant,
   validatorCompiler,
 } from '@plant-store/core'
 import { Webhook, WebhookVerificationError } from 'standardwebhooks'
@@ -16,11 +17,7 @@ import { Webhook, WebhookVerificationError } from 'standardwebhooks'
 export { WebhookVerificationError }
 
 /** The plant a newPlant event announces; `id` is a bigint, every digit as sent. */
-export interface NewPlant {
-  id: bigint
-  name: string
-  tag?: string
-}
+export type NewPlant = ExactPlant
 
 type HeaderBag = Headers | Record<string, string | string[] | undefined>
 
@@ -78,6 +75,5 @@ export function verifyNewPlant(
     throw new Error(`the newPlant body is not JSON: ${(error as Error).message}`)
   }
   if (!bodyCheck()(parsed)) throw new Error('the newPlant body is not a plant as the document describes it')
-  const { id, name, tag } = parsed as StoredPlant
-  return tag === undefined ? { id: BigInt(id), name } : { id: BigInt(id), name, tag }
+  return pickPlant(parsed as object)
 }

@@ -2,11 +2,13 @@
 // ended. Pure (no file system, nothing of Node's), so that the sandbox and the in-process handlers,
 // in a browser too, start their stores from a recording alike.
 import { type OperationEntry, routeSchema, type Schema } from '../document.js'
+import type { components } from '../generated/openapi.js'
 import { requestValidators } from '../generated/request-validators.js'
 import { bearerToken } from './bearer.js'
 import { checkOf, type Validate, validatable } from './check.js'
 import { parseJsonBody } from './json-body.js'
 import { nextAddress } from './link.js'
+import { type ExactPlant, pickPlant } from './plant-fields.js'
 
 export interface HarHeader {
   name: string
@@ -64,11 +66,8 @@ export interface Har {
   log: { version: string; creator: { name: string; version: string }; entries: HarEntry[] }
 }
 
-export interface RecordedPlant {
-  id: bigint
-  name: string
-  tag?: string
-}
+/** A plant as the recording left it: the document's fields, the id a bigint. */
+export type RecordedPlant = ExactPlant
 
 /** An exchange left out of the store because it departed from the document, and why. */
 export interface SkippedExchange {
@@ -275,17 +274,9 @@ function answerProblem(operationId: string, status: number, body: unknown): stri
 }
 
 /** A plant as a body holds it (the id as parsed: a number, or a bigint beyond 2^53). */
-interface BodyPlant {
-  id?: number | bigint
-  name?: string
-  tag?: string
-}
+type BodyPlant = Partial<components['schemas']['StoredPlant']>
 
-function plantOf(id: number | bigint | string, body: BodyPlant): RecordedPlant {
-  const plant: RecordedPlant = { id: BigInt(id), name: String(body.name) }
-  if (body.tag !== undefined) plant.tag = body.tag
-  return plant
-}
+const plantOf = (id: number | bigint | string, body: BodyPlant): RecordedPlant => pickPlant(body, id)
 
 /** What one accepted exchange shows of its principal's store. */
 function apply(known: Known, { entry: op, params }: Found, entry: HarEntry, query: URLSearchParams): void {

@@ -1,5 +1,6 @@
 // Plants in memory, in plain JavaScript: the store of the in-process handlers, in Node and in a
 // browser alike, with no native module. It answers exactly as the SQLite repository does.
+import { pickPlant } from '../lib/plant-fields.js'
 import type { ListQuery, PlantRepository, StoredPlant } from './plant-repository.js'
 
 export function openMemoryRepository(): PlantRepository {
@@ -24,8 +25,8 @@ export function openMemoryRepository(): PlantRepository {
     }
     return low
   }
-  const copy = ({ id, name, tag }: StoredPlant): StoredPlant =>
-    tag === undefined || tag === null ? { id: BigInt(id), name } : { id: BigInt(id), name, tag }
+  // A copy of the document's fields alone, so that no caller shares a stored plant's object.
+  const copy = (plant: StoredPlant): StoredPlant => pickPlant(plant)
 
   return {
     async create(owner, plant) {

@@ -5,7 +5,9 @@ import {
   INT64_MAX,
   INT64_MIN,
   type ListQuery,
+  type PlantField,
   type PlantRepository,
+  plantFields,
   type StoredPlant,
 } from '@plant-store/core'
 import pg from 'pg'
@@ -13,6 +15,14 @@ import { newPlantEvent } from '../webhooks/event.js'
 import { StoreUnavailableError } from './errors.js'
 import { checkSchemaVersion, migrations, StoreStartError } from './migrations.js'
 import { type Outbox, OutboxFullError, type OutboxOptions, PendingBound, statsOf } from './outbox.js'
+import {
+  columnValues,
+  placeholders,
+  plantColumns,
+  plantOfRow,
+  replacedFields,
+  setList,
+} from './plant-columns.js'
 
 export interface PostgresOptions {
   /** `postgres://…` or `postgresql://…`. */
@@ -38,8 +48,14 @@ const types = {
 /** Every instance takes this lock while it migrates, so that instances started together migrate once. */
 const MIGRATION_LOCK = "hashtext('plant-store schema migrations')"
 
-/** A row as an array: the id read as BigInt, name and tag as their UTF-8 bytes. */
-type Row = [id: bigint, name: Buffer, tag: Buffer | null]
+/** A row as an array, in plantColumns' order: the id read as BigInt, strings as their UTF-8 bytes. */
+type Row = unknown[]
+
+const $ = (i: number) => `$${i}`
+const INSERT_PLANT = `INSERT INTO plants (owner, ${plantColumns}) VALUES ($1, ${placeholders(plantFields, $, 2)})
+  ON CONFLICT (owner, id) DO NOTHING`
+const REPLACE_PLANT = `UPDATE plants SET ${setList($, 1)}
+  WHERE owner = $${replacedFields.length + 1} AND id = $${replacedFields.length + 2}`
 
 export async function openPostgresRepository(
   options: PostgresOptions,
@@ -95,8 +111,8 @@ export async function openPostgresRepository(
       await client.query('BEGIN')
       const inserted = await client.query({
         name: 'plants-create',
-        text: 'INSERT INTO plants (owner, id, name, tag) VALUES ($1, $2, $3, $4) ON CONFLICT (owner, id) DO NOTHING',
-        values: [owner, text(plant.id), bytes(plant.name), bytes(plant.tag)],
+        text: INSERT_PLANT,
+        values: [owner, ...columnValues(plant, plantFields, toColumn)],
       })
       if (inserted.rowCount !== 1) {
         await client.query('ROLLBACK')
@@ -140,17 +156,15 @@ export async function openPostgresRepository(
       outbox?.wants(owner)
         ? createAnnounced(owner, plant)
         : changed(
-            await query(
-              'plants-create',
-              'INSERT INTO plants (owner, id, name, tag) VALUES ($1, $2, $3, $4) ON CONFLICT (owner, id) DO NOTHING',
-              [owner, text(plant.id), bytes(plant.name), bytes(plant.tag)],
-            ),
+            await query('plants-create', INSERT_PLANT, [
+              owner,
+              ...columnValues(plant, plantFields, toColumn),
+            ]),
           ),
     replace: async (owner, plant) =>
       changed(
-        await query('plants-replace', 'UPDATE plants SET name = $1, tag = $2 WHERE owner = $3 AND id = $4', [
-          bytes(plant.name),
-          bytes(plant.tag),
+        await query('plants-replace', REPLACE_PLANT, [
+          ...columnValues(plant, replacedFields, toColumn),
           owner,
           text(plant.id),
         ]),
@@ -162,7 +176,7 @@ export async function openPostgresRepository(
     get: async (owner, id) => {
       const { rows } = await query(
         'plants-get',
-        'SELECT id, name, tag FROM plants WHERE owner = $1 AND id = $2',
+        `SELECT ${plantColumns} FROM plants WHERE owner = $1 AND id = $2`,
         [owner, text(id)],
       )
       return rows[0] && toPlant(rows[0])
@@ -174,12 +188,12 @@ export async function openPostgresRepository(
         tag === undefined
           ? await query(
               'plants-page',
-              'SELECT id, name, tag FROM plants WHERE owner = $1 AND id >= $2 ORDER BY id LIMIT $3',
+              `SELECT ${plantColumns} FROM plants WHERE owner = $1 AND id >= $2 ORDER BY id LIMIT $3`,
               [owner, from, limit],
             )
           : await query(
               'plants-page-by-tag',
-              'SELECT id, name, tag FROM plants WHERE owner = $1 AND tag = $2 AND id >= $3 ORDER BY id LIMIT $4',
+              `SELECT ${plantColumns} FROM plants WHERE owner = $1 AND tag = $2 AND id >= $3 ORDER BY id LIMIT $4`,
               [owner, bytes(tag), from, limit],
             )
       return rows.map(toPlant)
@@ -281,8 +295,13 @@ function unavailable(error: unknown): boolean {
   return /^(08|53|57)/.test(code)
 }
 
-function toPlant([id, name, tag]: Row): StoredPlant {
-  return tag === null
-    ? { id, name: name.toString('utf8') }
-    : { id, name: name.toString('utf8'), tag: tag.toString('utf8') }
-}
+// The int64 id goes as decimal text, exact; a string as its UTF-8 bytes (bytea: see migrations.ts).
+const toColumn = (value: string | number | bigint, field: PlantField) =>
+  field.int64 ? String(value) : typeof value === 'string' ? Buffer.from(value, 'utf8') : value
+const fromColumn = (value: unknown, field: PlantField) =>
+  Buffer.isBuffer(value)
+    ? value.toString('utf8')
+    : typeof value === 'bigint' && !field.int64
+      ? Number(value)
+      : value
+const toPlant = (row: Row): StoredPlant => plantOfRow(row, fromColumn)

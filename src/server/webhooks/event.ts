@@ -1,6 +1,6 @@
 // The newPlant event as stored in the outbox: its id and its body, written as the text that is sent.
 import { randomUUID } from 'node:crypto'
-import type { StoredPlant } from '@plant-store/core'
+import { plantJson, type StoredPlant } from '@plant-store/core'
 
 export interface NewPlantEvent {
   /** `webhook-id`: the same on every attempt, so that a receiver can drop a repeat. */
@@ -11,7 +11,5 @@ export interface NewPlantEvent {
 }
 
 export function newPlantEvent(owner: string, plant: StoredPlant): NewPlantEvent {
-  const fields = [`"id":${BigInt(plant.id)}`, `"name":${JSON.stringify(plant.name)}`]
-  if (plant.tag !== undefined) fields.push(`"tag":${JSON.stringify(plant.tag)}`)
-  return { id: `msg_${randomUUID()}`, owner, body: `{${fields.join(',')}}` }
+  return { id: `msg_${randomUUID()}`, owner, body: plantJson(plant) }
 }

@@ -3,7 +3,7 @@
 // WWW-Authenticate, a page of the store's plants with Link exactly when more follow, a created plant
 // that reads back digit for digit). Each stateful target keeps one principal in that state
 // (principal.ts); the pages after the first are followed through Link in links.ts.
-import { nextAddress } from '@plant-store/core'
+import { nextAddress, pickPlant } from '@plant-store/core'
 import { type CheckName, type Finding, finding } from '../checks.js'
 import { parseExact } from '../exact-json.js'
 import { type Answer, describeAnswer } from '../http.js'
@@ -17,7 +17,7 @@ import type { State } from './state.js'
 function plantOf(probe: Probe): Plant | undefined {
   const body = probe.bodyValue as Record<string, unknown> | undefined
   if (!body || probe.id === undefined || typeof body.name !== 'string') return undefined
-  return { id: probe.id, name: body.name, ...(typeof body.tag === 'string' ? { tag: body.tag } : {}) }
+  return pickPlant(body, probe.id)
 }
 
 /** The page the store must answer a list probe with, and whether more plants follow it. */

@@ -1,17 +1,14 @@
 // How an answer's plant is judged against the plant the store holds: exactly as the kit's server writes
 // it (the kit's own targets), or by what the document promises (any other server: the properties it
 // names hold what the store holds, digit for digit; others are allowed and told once).
+import { type ExactPlant, plantFieldNames } from '@plant-store/core'
 import { canonical, jsonText } from '../exact-json.js'
 
 /** A plant as the oracle keeps it: ids as bigint. */
-export interface Plant {
-  id: bigint
-  name: string
-  tag?: string
-}
+export type Plant = ExactPlant
 
 /** The properties the document names for a plant. */
-export const PLANT_FIELDS = ['id', 'name', 'tag']
+export const PLANT_FIELDS = [...plantFieldNames]
 
 /**
  * How answers about the store are judged. The kit's own targets are held to the body exactly as the

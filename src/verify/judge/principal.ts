@@ -1,5 +1,6 @@
 // The principal a stateful target's generated probes run as, kept in the oracle's state: what a probe
 // changed is undone, and a request that sets up or undoes state and gets another answer stops the layer.
+import { plantJson } from '@plant-store/core'
 import { UNKNOWN_TOKEN } from '../document-prose.js'
 import { type Answer, type Endpoint, type RequestSpec, send } from '../http.js'
 import { type Probe, requestOf } from '../requests/generated.js'
@@ -104,7 +105,8 @@ export class Principal {
     const before = this.state.get(id)
     if (roleOf(probe.entry) === 'create') await this.expect('DELETE', `/plants/${id}`, 204)
     else if (probe.method === 'PUT' && before)
-      await this.expect('PUT', `/plants/${id}`, 200, { name: before.name, tag: before.tag })
+      // A replace's body is the plant without its id, which the path names.
+      await this.expect('PUT', `/plants/${id}`, 200, { ...before, id: undefined })
     else if (probe.method === 'DELETE' && before) await this.expect('POST', '/plants', 200, before)
   }
 
@@ -138,14 +140,4 @@ export class Principal {
     const answer = await this.request(method, path, body)
     if (answer.status !== status) throw new Housekeeping(this.target.name, request, answer, status)
   }
-}
-
-// JSON.stringify cannot write a bigint, and must not round the id through a number.
-function plantJson(plant: Partial<Plant>): string {
-  const fields = [
-    ...(plant.id === undefined ? [] : [`"id":${plant.id}`]),
-    `"name":${JSON.stringify(plant.name)}`,
-    ...(plant.tag === undefined ? [] : [`"tag":${JSON.stringify(plant.tag)}`]),
-  ]
-  return `{${fields.join(',')}}`
 }

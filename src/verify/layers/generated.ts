@@ -2,7 +2,7 @@
 // parameters, security and content types, each judged by the status the document gives it in the
 // caller's state, the answer's schema and headers, the page against the caller's plants, and a
 // create read back digit for digit. What a request changed is undone before the next.
-import { BODY_LIMIT, givenPlants } from '@plant-store/core'
+import { BODY_LIMIT, givenPlants, pickPlant } from '@plant-store/core'
 import fc from 'fast-check'
 import { type CheckName, finding } from '../checks.js'
 import type { Context } from '../context.js'
@@ -54,18 +54,12 @@ export async function runGenerated(ctx: Context): Promise<void> {
   // The state the caller is kept in: the document's x-given-plants at the run's own ids, beside the
   // plants the principal already had.
   const state: State = new Map()
-  for (const p of ctx.existing[0])
-    state.set(p.id, { id: p.id, name: String(p.name), ...(typeof p.tag === 'string' ? { tag: p.tag } : {}) })
+  for (const p of ctx.existing[0]) state.set(p.id, pickPlant(p))
   const existing = new Set(ctx.existing[0].map((p) => p.id))
   if (!options.readOnly)
     for (const p of givenPlants(ctx.loaded.document)) {
       const id = ctx.idBase + BigInt(p.id)
-      if (!existing.has(id))
-        state.set(id, {
-          id,
-          name: p.name,
-          ...(p.tag === undefined ? {} : { tag: p.tag }),
-        } satisfies ProbePlant)
+      if (!existing.has(id)) state.set(id, pickPlant(p, id) satisfies ProbePlant)
     }
   const { judging } = ctx
   const principal = new Principal(ctx.subject.endpoint(0), state, existing)

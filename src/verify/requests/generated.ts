@@ -4,7 +4,14 @@
 // which status it must get; `features` name what else is notable about it (an id beyond 2^53, an
 // integer written `1e18`, a `__proto__` key, …) so that deviations can be listed by class.
 
-import { BODY_LIMIT, HEADER_LIMIT, INT64_MAX, INT64_MIN, isUnicodeText } from '@plant-store/core'
+import {
+  BODY_LIMIT,
+  HEADER_LIMIT,
+  INT64_MAX,
+  INT64_MIN,
+  isUnicodeText,
+  plantFieldNames,
+} from '@plant-store/core'
 import fc from 'fast-check'
 import { flatten, type JsonSchema, type OperationEntry, type Parameter } from '../document.js'
 import { type Auth, describeRequest, type RequestSpec } from '../http.js'
@@ -228,7 +235,7 @@ export function bodyFeatures(node: JsonNode, top = true): Feature[] {
       for (const [key, item] of n.entries) {
         if (key === '__proto__') found.add('key: __proto__')
         if (key === 'constructor' || key === 'prototype') found.add('key: constructor')
-        if (depth === 0 && !['id', 'name', 'tag'].includes(key)) found.add('key: unknown')
+        if (depth === 0 && !plantFieldNames.includes(key)) found.add('key: unknown')
         visit(item, depth + 1)
       }
     } else if (n.kind === 'array') for (const item of n.items) visit(item, depth + 1)

@@ -1,0 +1,42 @@
+// The plants table's plant columns: one per property of the document's StoredPlant (core's plantFields),
+// named as the property, for the SQL of both stores and the mapping between a plant and a row. A
+// property the document adds needs its column added by a migration, and nothing here.
+import { type PlantField, plantFields, type StoredPlant } from '@plant-store/core'
+
+/** Every field's column, quoted, the id first: what a select reads and an insert writes. */
+export const plantColumns = plantFields.map((field) => `"${field.name}"`).join(', ')
+
+/** The fields a replace sets: all but the id, which names the row. */
+export const replacedFields: readonly PlantField[] = plantFields.filter((field) => !field.int64)
+
+/** `first` and the placeholders after it, one per field: `?` for SQLite, `$n` for PostgreSQL. */
+export const placeholders = (fields: readonly PlantField[], mark: (i: number) => string, first = 0) =>
+  fields.map((_, i) => mark(first + i)).join(', ')
+
+/** `"name" = ?, "tag" = ?`: the SET list of a replace. */
+export const setList = (mark: (i: number) => string, first = 0) =>
+  replacedFields.map((field, i) => `"${field.name}" = ${mark(first + i)}`).join(', ')
+
+/** A plant's values in `fields`' order, each as `write` puts it in a column; an absent field is null. */
+export function columnValues(
+  plant: StoredPlant,
+  fields: readonly PlantField[],
+  write: (value: string | number | bigint, field: PlantField) => unknown,
+): unknown[] {
+  const from = plant as Record<string, string | number | bigint | undefined>
+  return fields.map((field) => {
+    const value = from[field.name]
+    return value === undefined || value === null ? null : write(value, field)
+  })
+}
+
+/** The plant a row of `plantColumns` holds, each column as `read` takes it; a null column is absent. */
+export function plantOfRow(row: readonly unknown[], read: (value: unknown, field: PlantField) => unknown) {
+  const plant: Record<string, unknown> = {}
+  for (let i = 0; i < plantFields.length; i++) {
+    const value = row[i]
+    const field = plantFields[i] as PlantField
+    if (value !== null && value !== undefined) plant[field.name] = read(value, field)
+  }
+  return plant as StoredPlant
+}
