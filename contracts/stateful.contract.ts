@@ -1,8 +1,8 @@
 // The stateful, model-based layer of the contract suite: random sequences of create, list (every page,
 // through Link), get, replace and delete, for two principals, run with fast-check's model-based testing
 // on the real server (on SQLite and on PostgreSQL) and the sandbox, and checked against a model of the
-// store (src/verify/sequences/store-model.ts). The commands come from the document's links
-// (src/verify/sequences/commands.ts).
+// store (src/verify/sequences/store-model.ts). The operations come from the document's links
+// (src/verify/sequences/api.ts), the commands over them from src/verify/sequences/commands.ts.
 //
 // Properties, on every step: read-your-writes (a plant reads back exactly as the model holds it, ids
 // digit for digit); 404 after a delete, and the plant gone from the list; 409 on a taken id, nothing

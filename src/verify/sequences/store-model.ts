@@ -2,7 +2,7 @@
 // stateful contract suite): one Map per principal of id -> plant, and what each kind of operation must answer and change. This is
 // the one place that knows what the store's answers mean (404: the caller has no such plant; 409:
 // the id is taken and nothing changed). Which operations exist, and how they relate, comes from the
-// document's links (commands.ts).
+// document's links (api.ts).
 import { givenPlants } from '@plant-store/core'
 
 /** A plant as the model keeps it: its fields, the key (id) as a bigint so that int64 ids stay exact. */
