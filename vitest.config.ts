@@ -1,5 +1,6 @@
 // Unit and integration tests of the real server (the contract suite has its own config in contracts/).
 // The API tests run twice: on SQLite, and on PostgreSQL when its binaries are installed (always on CI).
+import { availableParallelism } from 'node:os'
 import { defineConfig } from 'vitest/config'
 import { INSTALL_HINT, postgresBinDir } from './scripts/lib/postgres.js'
 import { exitWithParent } from './scripts/lib/processes.js'
@@ -63,6 +64,9 @@ export default defineConfig({
   // @plant-store/* from their sources, by tsconfig.json's paths as tsc and tsx take them: no build first.
   resolve: { tsconfigPaths: true },
   test: {
+    // Most files wait on the servers they start more than they compute: two at a time even on two
+    // cores, where vitest's default (one fewer than the cores) would run them one by one.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     testTimeout: 20_000,
     hookTimeout: 30_000,
     projects: [
