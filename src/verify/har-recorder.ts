@@ -4,9 +4,9 @@
 // each is written together with the closing `]}}` over the previous closing bytes, in one write.
 import { closeSync, openSync, writeSync } from 'node:fs'
 import type { IncomingMessage } from 'node:http'
-import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib'
 import type { ContractVerdict, HarEntry, HarHeader } from '@plant-store/core'
 import type { Finding } from './checks.js'
+import { decodedBody } from './decoded-body.js'
 
 export interface RecordOptions {
   /** The HAR file to write (replaced if it exists). */
@@ -91,7 +91,7 @@ export class HarRecorder {
     const responseHeaders = this.headersOf(from.rawHeaders)
     const requestType = req.headers['content-type'] ?? ''
     const time = Date.now() - pending.started.getTime()
-    const content = bodyOf(decoded(body, from.headers['content-encoding']))
+    const content = bodyOf(decodedBody(body, from.headers['content-encoding']))
     const verdict: ContractVerdict = {
       ok: judged.findings.length === 0,
       operation: judged.operation ?? null,
@@ -159,24 +159,5 @@ function bodyOf(bytes: Buffer): { size: number; body: { text: string; encoding?:
     return { size: bytes.length, body: { text } }
   } catch {
     return { size: bytes.length, body: { text: bytes.toString('base64'), encoding: 'base64' } }
-  }
-}
-
-/** HAR keeps the body as the client reads it, after Content-Encoding; one that does not decode stays as sent. */
-function decoded(body: Buffer, encoding: string | undefined): Buffer {
-  try {
-    switch (encoding?.trim().toLowerCase()) {
-      case 'gzip':
-      case 'x-gzip':
-        return gunzipSync(body)
-      case 'deflate':
-        return inflateSync(body)
-      case 'br':
-        return brotliDecompressSync(body)
-      default:
-        return body
-    }
-  } catch {
-    return body
   }
 }

@@ -10,8 +10,8 @@ import {
 } from 'node:http'
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
 import type { AddressInfo } from 'node:net'
-import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib'
 import { type CheckName, type Finding, finding } from './checks.js'
+import { decodedBody } from './decoded-body.js'
 import { type JsonSchema, loadDocument, type OperationEntry } from './document.js'
 import { HarRecorder, type RecordOptions } from './har-recorder.js'
 import { type Answer, answerOf } from './http.js'
@@ -103,31 +103,11 @@ function router(
     routes.find((r) => r.entry.method === method.toLowerCase() && r.pattern.test(pathname))?.entry
 }
 
-/** The body as the client would read it: the bytes themselves are forwarded, never this. */
-function decoded(body: Buffer, encoding: string | undefined): Buffer {
-  try {
-    switch (encoding?.trim().toLowerCase()) {
-      case 'gzip':
-      case 'x-gzip':
-        return gunzipSync(body)
-      case 'deflate':
-        return inflateSync(body)
-      case 'br':
-        return brotliDecompressSync(body)
-      default:
-        return body
-    }
-  } catch {
-    // Judged as it came: a body that does not decode is then reported as unreadable.
-    return body
-  }
-}
-
 function answerFrom(upstream: IncomingMessage, body: Buffer): Answer {
   const headers: Record<string, string> = {}
   for (const [name, value] of Object.entries(upstream.headers))
     if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value
-  const text = new TextDecoder().decode(decoded(body, headers['content-encoding']))
+  const text = new TextDecoder().decode(decodedBody(body, headers['content-encoding']))
   return answerOf(upstream.statusCode ?? 0, headers, text)
 }
 
