@@ -2,7 +2,7 @@
 // the contract suite can hold them to the document like every other target.
 // Usage: node --import tsx scripts/serve-handlers.ts stateful|examples [port]
 import { createServer, STATUS_CODES } from 'node:http'
-import { errorBody } from '@plant-store/core'
+import { errorBody, parserRefusal } from '@plant-store/core'
 import { createPlantStoreHandlers, type Mode } from '@plant-store/msw'
 import { getResponse } from 'msw'
 
@@ -47,16 +47,10 @@ const server = createServer(async (req, res) => {
 })
 // What Node's parser refuses never reaches the handlers; this host answers it in the document's Error
 // shape, as the real server does (src/server/lib/refusals.ts), rather than with Node's empty answer.
-server.on('clientError', (error: Error & { code?: string }, socket) => {
+server.on('clientError', (error: Error & { code?: string; rawPacket?: Buffer }, socket) => {
   if (error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy()
-  const status =
-    error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400
-  const message =
-    status === 431
-      ? 'the request line and headers are larger than 16384 bytes'
-      : status === 408
-        ? 'the request did not arrive in time'
-        : 'the request is not valid HTTP'
+  const firstLine = error.rawPacket?.subarray(0, 8192).toString('latin1').split('\n', 1)[0]
+  const { statusCode: status, message } = parserRefusal(error.code, firstLine)
   const body = JSON.stringify(errorBody(status, message))
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
