@@ -14,6 +14,8 @@ import { repoRoot, runToExit, type Started, startProcess } from '../scripts/lib/
 import { loadConfig } from '../src/server/config.js'
 import { parseExact } from '../src/verify/exact-json.js'
 import { startProxy } from '../src/verify/proxy.js'
+import { chromiumMissing, launchChromium } from './helpers/chromium.js'
+import { servePage } from './helpers/page-server.js'
 import { startServer } from './helpers/server-process.js'
 
 const TOKENS = { AUTH_TOKENS: 'alice:token-a,bob:token-b' }
@@ -193,6 +195,35 @@ describe('replaying the recording as a mock', () => {
       mocked.close()
     }
   })
+
+  it.skipIf(chromiumMissing())(
+    'starts the handlers in a browser’s service worker from the recording',
+    async () => {
+      const page = await servePage('test/browser/seeded-page.ts', {
+        '/recording.har': ['application/json', await readFile(har)],
+      })
+      const browser = await launchChromium()
+      try {
+        const tab = await browser.newPage()
+        await tab.goto(`${page.origin}/`)
+        await tab.waitForFunction('"seeded" in window', undefined, { timeout: 30_000 })
+        const seeded = (await tab.evaluate('window.seeded')) as {
+          listed: Record<string, { status: number; text: string }>
+          skipped: number
+          error?: string
+        }
+        expect(seeded.error).toBeUndefined()
+        expect(seeded.skipped).toBe(0)
+        expect(seeded.listed['principal-1']?.status).toBe(200)
+        expect(plantsOf(seeded.listed['principal-1']?.text ?? '')).toEqual(RECORDED_PLANTS)
+        expect(idsOf(seeded.listed['principal-2']?.text ?? '')).toEqual(['7'])
+      } finally {
+        await browser.close()
+        await page.close()
+      }
+    },
+    90_000,
+  )
 
   it('takes a browser’s export (real tokens, no verdicts) and judges it with what core has', () => {
     const browser = structuredClone(recorded)
