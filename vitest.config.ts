@@ -5,6 +5,12 @@ import { defineConfig } from 'vitest/config'
 import { INSTALL_HINT, postgresBinDir } from './scripts/lib/postgres.js'
 import { exitWithParent } from './scripts/lib/processes.js'
 
+/**
+ * Where tests live: each package's own in its test/ folder, the compatibility gate's in contracts/compat/test/,
+ * and what spans the kit (launchers, the document, the mock, the contract suite's runs) in test/.
+ */
+const tests = ['test/**/*.test.ts', 'src/*/test/**/*.test.ts', 'contracts/*/test/**/*.test.ts']
+
 /** The API tests whose every case runs on each store. */
 const onEveryStore = [
   'test/plants.test.ts',
@@ -24,35 +30,35 @@ exitWithParent()
  * which are the same on every line.
  */
 const differsByLine = [
-  'auth',
-  'client',
-  'client-tanstack',
-  'config',
-  'crash',
-  'full-disk',
-  'int64',
-  'int64-pages',
-  'jwt',
-  'launchers',
-  'log-destination',
-  'memory-repository',
-  'msw-handlers',
-  'nothing-left-behind',
-  'plants',
-  'postgres-instances',
-  'proxy',
-  'rate-limit',
-  'recording',
-  'refusals',
-  'reliability',
-  'repository',
-  'security',
-  'server-process',
-  'soak',
-  'verify-cli',
-  'verify-webhooks',
-  'webhooks',
-].map((name) => `test/${name}.test.ts`)
+  'test/auth.test.ts',
+  'test/client.test.ts',
+  'test/client-tanstack.test.ts',
+  'test/config.test.ts',
+  'test/crash.test.ts',
+  'test/full-disk.test.ts',
+  'test/int64.test.ts',
+  'test/int64-pages.test.ts',
+  'test/jwt.test.ts',
+  'test/launchers.test.ts',
+  'test/log-destination.test.ts',
+  'test/memory-repository.test.ts',
+  'test/msw-handlers.test.ts',
+  'test/nothing-left-behind.test.ts',
+  'test/plants.test.ts',
+  'test/postgres-instances.test.ts',
+  'test/proxy.test.ts',
+  'test/rate-limit.test.ts',
+  'test/recording.test.ts',
+  'test/refusals.test.ts',
+  'test/reliability.test.ts',
+  'test/repository.test.ts',
+  'test/security.test.ts',
+  'test/server-process.test.ts',
+  'test/soak.test.ts',
+  'test/verify-cli.test.ts',
+  'test/verify-webhooks.test.ts',
+  'test/webhooks.test.ts',
+]
 const lineCheck = process.env.NODE_LINE_CHECK === 'true'
 if (lineCheck) console.warn(`on this Node line, only what can differ between lines (NODE_LINE_CHECK=true)`)
 
@@ -75,8 +81,8 @@ export default defineConfig({
         // test/packages/ packs and installs the packages: a stage of `npm test` of its own.
         test: {
           name: 'all',
-          include: lineCheck ? differsByLine : ['test/**/*.test.ts'],
-          exclude: ['test/packages/**'],
+          include: lineCheck ? differsByLine : tests,
+          exclude: ['test/packages/**', '**/node_modules/**', '**/dist/**'],
         },
       },
       ...(postgres
