@@ -13,10 +13,10 @@ const tests = ['test/**/*.test.ts', 'src/*/test/**/*.test.ts', 'contracts/*/test
 
 /** The API tests whose every case runs on each store. */
 const onEveryStore = [
-  'test/plants.test.ts',
-  'test/int64.test.ts',
-  'test/int64-pages.test.ts',
-  'test/security.test.ts',
+  'src/server/test/plants.test.ts',
+  'src/server/test/int64.test.ts',
+  'src/server/test/int64-pages.test.ts',
+  'src/server/test/security.test.ts',
 ]
 
 // Stopped from outside, the run ends with it, and what its workers started with them.
@@ -30,34 +30,34 @@ exitWithParent()
  * which are the same on every line.
  */
 const differsByLine = [
-  'test/auth.test.ts',
+  'src/server/test/auth.test.ts',
   'test/client.test.ts',
   'test/client-tanstack.test.ts',
-  'test/config.test.ts',
-  'test/crash.test.ts',
-  'test/full-disk.test.ts',
-  'test/int64.test.ts',
-  'test/int64-pages.test.ts',
-  'test/jwt.test.ts',
+  'src/server/test/config.test.ts',
+  'src/server/test/crash.test.ts',
+  'src/server/test/full-disk.test.ts',
+  'src/server/test/int64.test.ts',
+  'src/server/test/int64-pages.test.ts',
+  'src/server/test/jwt.test.ts',
   'test/launchers.test.ts',
-  'test/log-destination.test.ts',
+  'src/server/test/log-destination.test.ts',
   'test/memory-repository.test.ts',
   'test/msw-handlers.test.ts',
   'test/nothing-left-behind.test.ts',
-  'test/plants.test.ts',
-  'test/postgres-instances.test.ts',
+  'src/server/test/plants.test.ts',
+  'src/server/test/postgres-instances.test.ts',
   'test/proxy.test.ts',
-  'test/rate-limit.test.ts',
+  'src/server/test/rate-limit.test.ts',
   'test/recording.test.ts',
-  'test/refusals.test.ts',
-  'test/reliability.test.ts',
-  'test/repository.test.ts',
-  'test/security.test.ts',
-  'test/server-process.test.ts',
-  'test/soak.test.ts',
+  'src/server/test/refusals.test.ts',
+  'src/server/test/reliability.test.ts',
+  'src/server/test/repository.test.ts',
+  'src/server/test/security.test.ts',
+  'src/server/test/server-process.test.ts',
+  'src/server/test/soak.test.ts',
   'test/verify-cli.test.ts',
   'test/verify-webhooks.test.ts',
-  'test/webhooks.test.ts',
+  'src/server/test/webhooks.test.ts',
 ]
 const lineCheck = process.env.NODE_LINE_CHECK === 'true'
 if (lineCheck) console.warn(`on this Node line, only what can differ between lines (NODE_LINE_CHECK=true)`)

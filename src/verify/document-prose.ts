@@ -21,9 +21,9 @@ export type Derivation =
   | { kind: 'store-down' }
   /**
    * Send the base request with `X-Simulate-Fault: <fault>`: a server started with SIMULATE_FAULTS=true
-   * fails it as that fault would (the real faults are tried in test/reliability.test.ts and
-   * test/full-disk.test.ts). `Prefer: code=<status>` along with it makes the Prism mock answer the
-   * same; the server ignores Prefer.
+   * fails it as that fault would (the real faults are tried in src/server/test/reliability.test.ts
+   * and src/server/test/full-disk.test.ts). `Prefer: code=<status>` along with it makes the Prism
+   * mock answer the same; the server ignores Prefer.
    */
   | { kind: 'fault'; fault: 'overloaded' | 'store-full' | 'internal'; status: number }
   /** Send the base request with a method its path does not take. */

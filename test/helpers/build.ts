@@ -32,7 +32,8 @@ export async function build(
         : 'sqlite::memory:',
     AUTH_TOKENS: 'alice:token-a,bob:token-b',
     // Tests send many requests as one principal and many bad tokens, and the overload guard would
-    // measure the test machine's load: test/rate-limit.test.ts and test/reliability.test.ts set their own.
+    // measure the test machine's load: src/server/test/rate-limit.test.ts and
+    // src/server/test/reliability.test.ts set their own.
     ...generousLimits,
     ...env,
   })

@@ -3,9 +3,9 @@
 // application/json, with `error` equal to the status.
 import type { FastifyInstance } from 'fastify'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { createAjv, loadSpec } from '../scripts/lib/spec.js'
-import { build } from './helpers/build.js'
-import { exchange, type RawAnswer } from './helpers/raw-http.js'
+import { createAjv, loadSpec } from '../../../scripts/lib/spec.js'
+import { build } from '../../../test/helpers/build.js'
+import { exchange, type RawAnswer } from '../../../test/helpers/raw-http.js'
 
 const AUTH = 'Authorization: Bearer token-a\r\n'
 const ORIGIN = 'https://app.example'

@@ -1,6 +1,6 @@
 // Configuration from the environment: defaults, and a clear refusal naming the variable at fault.
 import { describe, expect, it } from 'vitest'
-import { loadConfig } from '../src/server/config.js'
+import { loadConfig } from '../config.js'
 
 describe('loadConfig', () => {
   it('has defaults for a developer machine', () => {

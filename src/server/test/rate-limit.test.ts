@@ -3,8 +3,8 @@
 // instead of 401; routes without security are not counted. Every counted answer carries the draft's
 // RateLimit-Policy and RateLimit fields, as the document declares them.
 import { describe, expect, it } from 'vitest'
-import { loadSpec } from '../scripts/lib/spec.js'
-import { ALICE, BOB, build } from './helpers/build.js'
+import { loadSpec } from '../../../scripts/lib/spec.js'
+import { ALICE, BOB, build } from '../../../test/helpers/build.js'
 
 /** The pattern the document gives a header of components.headers. */
 async function documentedPattern(name: string): Promise<RegExp> {

@@ -3,8 +3,8 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { BatchedDestination } from '../src/server/lib/log-destination.js'
-import { build } from './helpers/build.js'
+import { build } from '../../../test/helpers/build.js'
+import { BatchedDestination } from '../lib/log-destination.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'plant-log-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))

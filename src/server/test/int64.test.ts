@@ -2,8 +2,8 @@
 
 import type { FastifyInstance } from 'fastify'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { ALICE, build } from './helpers/build.js'
-import { following } from './helpers/link.js'
+import { ALICE, build } from '../../../test/helpers/build.js'
+import { following } from '../../../test/helpers/link.js'
 
 let app: FastifyInstance
 beforeAll(async () => {

@@ -7,9 +7,9 @@ import { INT64_MAX, INT64_MIN, type PlantRepository } from '@plant-store/core'
 import Database from 'better-sqlite3'
 import pg from 'pg'
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest'
-import { openRepository } from '../src/server/repository/index.js'
-import { migrations, StoreStartError } from '../src/server/repository/migrations.js'
-import { freshDatabase, postgresMissing } from './helpers/postgres.js'
+import { freshDatabase, postgresMissing } from '../../../test/helpers/postgres.js'
+import { openRepository } from '../repository/index.js'
+import { migrations, StoreStartError } from '../repository/migrations.js'
 
 const pool = { poolSize: 4, connectTimeoutMs: 5000, statementTimeoutMs: 5000 }
 const folder = mkdtempSync(join(tmpdir(), 'plant-store-repository-'))

@@ -11,8 +11,8 @@ import {
   sign,
   signingKey,
   signWithSecret,
-} from '../scripts/lib/key-set.js'
-import { ALICE, build, captureLogs } from './helpers/build.js'
+} from '../../../scripts/lib/key-set.js'
+import { ALICE, build, captureLogs } from '../../../test/helpers/build.js'
 
 const now = () => Math.floor(Date.now() / 1000)
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` })

@@ -4,10 +4,10 @@ import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { claims, KeySet, sign, signingKey } from '../scripts/lib/key-set.js'
-import { listAll } from '../scripts/lib/paging.js'
-import { repoRoot, runToExit } from '../scripts/lib/processes.js'
-import { refusedStart, type ServerProcess, startServer } from './helpers/server-process.js'
+import { claims, KeySet, sign, signingKey } from '../../../scripts/lib/key-set.js'
+import { listAll } from '../../../scripts/lib/paging.js'
+import { repoRoot, runToExit } from '../../../scripts/lib/processes.js'
+import { refusedStart, type ServerProcess, startServer } from '../../../test/helpers/server-process.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'plant-store-'))
 const started: ServerProcess[] = []

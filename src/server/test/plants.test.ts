@@ -3,8 +3,8 @@
 import { nextAddress } from '@plant-store/core'
 import type { FastifyInstance } from 'fastify'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { ALICE, BOB, build } from './helpers/build.js'
-import { following } from './helpers/link.js'
+import { ALICE, BOB, build } from '../../../test/helpers/build.js'
+import { following } from '../../../test/helpers/link.js'
 
 let app: FastifyInstance
 beforeEach(async () => {

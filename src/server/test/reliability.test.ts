@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { afterAll, describe, expect, it } from 'vitest'
-import { ALICE, build } from './helpers/build.js'
+import { ALICE, build } from '../../../test/helpers/build.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'plant-store-reliability-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))

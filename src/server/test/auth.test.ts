@@ -1,6 +1,6 @@
 // Bearer authentication: missing, malformed and unknown tokens, the dev principal, the sandbox, and logs.
 import { describe, expect, it } from 'vitest'
-import { ALICE, build, captureLogs } from './helpers/build.js'
+import { ALICE, build, captureLogs } from '../../../test/helpers/build.js'
 
 describe('bearer authentication', () => {
   it.each([

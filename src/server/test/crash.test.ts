@@ -4,8 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, expect, it } from 'vitest'
-import { checkDurability } from '../bench/durability.js'
-import { startServer } from './helpers/server-process.js'
+import { checkDurability } from '../../../bench/durability.js'
+import { startServer } from '../../../test/helpers/server-process.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'plant-store-crash-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))

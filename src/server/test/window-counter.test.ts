@@ -1,6 +1,6 @@
 // The rate limits' counter: fixed windows from a key's first request, a bounded number of keys.
 import { describe, expect, it } from 'vitest'
-import { WindowCounter } from '../src/server/lib/window-counter.js'
+import { WindowCounter } from '../lib/window-counter.js'
 
 describe('WindowCounter', () => {
   it('counts a key within its window and starts a new one once it has run out', () => {

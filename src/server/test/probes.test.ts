@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { afterAll, describe, expect, it } from 'vitest'
-import { migrations } from '../src/server/repository/migrations.js'
-import { build } from './helpers/build.js'
-import { refusedStart } from './helpers/server-process.js'
+import { build } from '../../../test/helpers/build.js'
+import { refusedStart } from '../../../test/helpers/server-process.js'
+import { migrations } from '../repository/migrations.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'plant-store-probes-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))

@@ -2,10 +2,10 @@
 // sees what the other wrote at once, and each survives the other's crash and a database restart.
 import { setTimeout as sleep } from 'node:timers/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { listAll } from '../scripts/lib/paging.js'
-import type { Cluster } from '../scripts/lib/postgres.js'
-import { postgresCluster, postgresMissing } from './helpers/postgres.js'
-import { type ServerProcess, startServer } from './helpers/server-process.js'
+import { listAll } from '../../../scripts/lib/paging.js'
+import type { Cluster } from '../../../scripts/lib/postgres.js'
+import { postgresCluster, postgresMissing } from '../../../test/helpers/postgres.js'
+import { type ServerProcess, startServer } from '../../../test/helpers/server-process.js'
 
 const tokens = Array.from({ length: 8 }, (_, i) => `token-${i}`)
 let cluster: Cluster

@@ -1,8 +1,8 @@
 // The log's form: JSON lines whenever stdout is not a terminal or NODE_ENV is production; readable
 // lines (pino-pretty) only on a terminal in development.
 import { afterAll, describe, expect, it } from 'vitest'
-import { readableDestination, wantsReadableLog } from '../src/server/lib/log-format.js'
-import { type ServerProcess, startServer } from './helpers/server-process.js'
+import { type ServerProcess, startServer } from '../../../test/helpers/server-process.js'
+import { readableDestination, wantsReadableLog } from '../lib/log-format.js'
 
 const started: ServerProcess[] = []
 afterAll(async () => {

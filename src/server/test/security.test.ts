@@ -3,9 +3,9 @@
 
 import type { OperationEntry } from '@plant-store/core'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { AUDIENCE, claims, ISSUER, SHARED_SECRET, signWithSecret } from '../scripts/lib/key-set.js'
-import { loadSpec } from '../scripts/lib/spec.js'
-import { build } from './helpers/build.js'
+import { AUDIENCE, claims, ISSUER, SHARED_SECRET, signWithSecret } from '../../../scripts/lib/key-set.js'
+import { loadSpec } from '../../../scripts/lib/spec.js'
+import { build } from '../../../test/helpers/build.js'
 
 const spec = await loadSpec()
 const secured = spec.operations.filter((entry) => entry.secured)

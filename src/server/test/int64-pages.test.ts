@@ -1,7 +1,7 @@
 // A page mixing ids beyond ±(2^53−1) with small ones: every id exact, digit for digit, in id order.
 import { describe, expect, it } from 'vitest'
-import { ALICE, build } from './helpers/build.js'
-import { following } from './helpers/link.js'
+import { ALICE, build } from '../../../test/helpers/build.js'
+import { following } from '../../../test/helpers/link.js'
 
 describe('a page of mixed int64 ids', () => {
   it('lists, pages and reads them exactly', async () => {

@@ -2,7 +2,7 @@
 // with no errors and no file descriptor left open. Memory growth is judged by the 60-second run
 // (`npm run soak`): six seconds are too few for it (18.9% once on Node 24 while the heap settled).
 import { expect, it } from 'vitest'
-import { describeSoak, type SoakOptions, soak, soakProblems } from '../bench/soak.js'
+import { describeSoak, type SoakOptions, soak, soakProblems } from '../../../bench/soak.js'
 
 it('serves a steady load of every operation without errors or leaked descriptors', async () => {
   const options: SoakOptions = { duration: 6, warmUp: 2, rate: 100, connections: 4 }

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { afterAll, expect, it } from 'vitest'
-import * as commands from '../scripts/lib/commands.js'
-import { type Started, startProcess } from '../scripts/lib/processes.js'
+import * as commands from '../../../scripts/lib/commands.js'
+import { type Started, startProcess } from '../../../scripts/lib/processes.js'
 
 const mountPoint = '/tmp/plant-store-full-disk'
 
