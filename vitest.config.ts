@@ -41,7 +41,7 @@ const differsByLine = [
   'src/server/test/jwt.test.ts',
   'test/launchers.test.ts',
   'src/server/test/log-destination.test.ts',
-  'test/memory-repository.test.ts',
+  'src/core/test/memory-repository.test.ts',
   'test/msw-handlers.test.ts',
   'test/nothing-left-behind.test.ts',
   'src/server/test/plants.test.ts',

@@ -4,7 +4,7 @@
 import { INT64_MAX, INT64_MIN, openMemoryRepository, type PlantRepository } from '@plant-store/core'
 import fc from 'fast-check'
 import { afterEach, describe, expect, it } from 'vitest'
-import { openSqliteRepository } from '../src/server/repository/sqlite-repository.js'
+import { openSqliteRepository } from '../../server/repository/sqlite-repository.js'
 
 const stores: Record<string, () => PlantRepository> = {
   memory: openMemoryRepository,
