@@ -42,7 +42,7 @@ const differsByLine = [
   'test/launchers.test.ts',
   'src/server/test/log-destination.test.ts',
   'src/core/test/memory-repository.test.ts',
-  'test/msw-handlers.test.ts',
+  'src/msw/test/msw-handlers.test.ts',
   'test/nothing-left-behind.test.ts',
   'src/server/test/plants.test.ts',
   'src/server/test/postgres-instances.test.ts',

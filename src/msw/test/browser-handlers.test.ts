@@ -2,9 +2,9 @@
 // Chromium, creates, lists (following Link), replaces and deletes a plant; a screenshot goes to reports/.
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { repoRoot } from '../scripts/lib/processes.js'
-import { chromiumMissing, launchChromium } from './helpers/chromium.js'
-import { servePage } from './helpers/page-server.js'
+import { repoRoot } from '../../../scripts/lib/processes.js'
+import { chromiumMissing, launchChromium } from '../../../test/helpers/chromium.js'
+import { servePage } from '../../../test/helpers/page-server.js'
 
 const missing = chromiumMissing()
 

@@ -7,7 +7,7 @@ import { nextAddress } from '@plant-store/core'
 import { createPlantStoreHandlers, type NewPlant } from '@plant-store/msw'
 import { setupServer } from 'msw/node'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import { ALICE, build } from './helpers/build.js'
+import { ALICE, build } from '../../../test/helpers/build.js'
 
 const BASE = 'http://plants.test/v1'
 const stateful = createPlantStoreHandlers({ baseUrl: BASE })

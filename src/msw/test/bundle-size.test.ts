@@ -1,7 +1,7 @@
 // What the handlers add to a page built by Vite stays within its budget: validators compiled ahead of
 // time and the document without its prose, with Ajv only in a chunk a page loads on demand.
 import { describe, expect, it } from 'vitest'
-import { measureApps, minus } from '../bench/bundle-size.js'
+import { measureApps, minus } from '../../../bench/bundle-size.js'
 
 describe('what the handlers add to a page (npm run bench:bundle, here from the sources)', () => {
   it('is at most 25 kB gzipped beyond MSW, with Ajv left to a chunk loaded on demand', async () => {

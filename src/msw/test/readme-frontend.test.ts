@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { build } from 'esbuild'
 import { afterAll, expect, it } from 'vitest'
-import { repoRoot, runToExit } from '../scripts/lib/processes.js'
-import { readVitestReport } from './helpers/vitest-report.js'
+import { repoRoot, runToExit } from '../../../scripts/lib/processes.js'
+import { readVitestReport } from '../../../test/helpers/vitest-report.js'
 
 const marker = /<!-- frontend-example: (\S+) -->\n```ts\n([\s\S]*?)```/g
 let app: string | undefined
