@@ -31,8 +31,8 @@ exitWithParent()
  */
 const differsByLine = [
   'src/server/test/auth.test.ts',
-  'test/client.test.ts',
-  'test/client-tanstack.test.ts',
+  'src/client/test/client.test.ts',
+  'src/client/test/client-tanstack.test.ts',
   'src/server/test/config.test.ts',
   'src/server/test/crash.test.ts',
   'src/server/test/full-disk.test.ts',

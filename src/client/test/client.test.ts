@@ -3,8 +3,8 @@
 
 import { createPlantStoreClient, ok, type PlantStoreError } from '@plant-store/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import * as commands from '../scripts/lib/commands.js'
-import { type Started, startProcess } from '../scripts/lib/processes.js'
+import * as commands from '../../../scripts/lib/commands.js'
+import { type Started, startProcess } from '../../../scripts/lib/processes.js'
 
 const targets: Record<string, () => ReturnType<typeof commands.server>> = {
   server: () =>
