@@ -46,7 +46,7 @@ const differsByLine = [
   'test/nothing-left-behind.test.ts',
   'src/server/test/plants.test.ts',
   'src/server/test/postgres-instances.test.ts',
-  'test/proxy.test.ts',
+  'src/verify/test/proxy.test.ts',
   'src/server/test/rate-limit.test.ts',
   'test/recording.test.ts',
   'src/server/test/refusals.test.ts',
@@ -55,8 +55,8 @@ const differsByLine = [
   'src/server/test/security.test.ts',
   'src/server/test/server-process.test.ts',
   'src/server/test/soak.test.ts',
-  'test/verify-cli.test.ts',
-  'test/verify-webhooks.test.ts',
+  'src/verify/test/verify-cli.test.ts',
+  'src/verify/test/verify-webhooks.test.ts',
   'src/server/test/webhooks.test.ts',
 ]
 const lineCheck = process.env.NODE_LINE_CHECK === 'true'

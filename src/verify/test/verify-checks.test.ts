@@ -4,17 +4,17 @@
 // statuses the document allows where it does not order two conditions.
 import { document as shipped } from '@plant-store/core'
 import { describe, expect, it } from 'vitest'
-import { CHECK_NAMES, CHECKS, finding, selectChecks } from '../src/verify/checks.js'
-import { interfaceOf, loadDocument } from '../src/verify/document.js'
-import { type Answer, answerOf } from '../src/verify/http.js'
-import { acceptedStatuses } from '../src/verify/judge/accepted-statuses.js'
-import { judgeAnswer } from '../src/verify/judge/answer.js'
-import { pagesAfter, resolveLink } from '../src/verify/judge/links.js'
-import { EXACT } from '../src/verify/judge/plant.js'
-import { showsExample } from '../src/verify/judge/profile.js'
-import type { State } from '../src/verify/judge/state.js'
-import { Results } from '../src/verify/report/results.js'
-import { coverageProbes } from '../src/verify/requests/coverage-phase.js'
+import { CHECK_NAMES, CHECKS, finding, selectChecks } from '../checks.js'
+import { interfaceOf, loadDocument } from '../document.js'
+import { type Answer, answerOf } from '../http.js'
+import { acceptedStatuses } from '../judge/accepted-statuses.js'
+import { judgeAnswer } from '../judge/answer.js'
+import { pagesAfter, resolveLink } from '../judge/links.js'
+import { EXACT } from '../judge/plant.js'
+import { showsExample } from '../judge/profile.js'
+import type { State } from '../judge/state.js'
+import { Results } from '../report/results.js'
+import { coverageProbes } from '../requests/coverage-phase.js'
 
 const kit = await loadDocument(undefined, 'kit')
 const entry = (operationId: string) => {

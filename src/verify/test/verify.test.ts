@@ -5,8 +5,8 @@
 
 import { type Results, verify } from '@plant-store/verify'
 import { afterAll, describe, expect, it } from 'vitest'
-import * as commands from '../scripts/lib/commands.js'
-import { repoRoot, type Started, startProcess } from '../scripts/lib/processes.js'
+import * as commands from '../../../scripts/lib/commands.js'
+import { repoRoot, type Started, startProcess } from '../../../scripts/lib/processes.js'
 
 const started: Started[] = []
 afterAll(async () => {

@@ -4,7 +4,7 @@
 // several seeds, and each bug planted in a copy of it is caught by the check that names its promise.
 import { type Results, verify } from '@plant-store/verify'
 import { afterAll, describe, expect, it } from 'vitest'
-import { repoRoot, type Started, startProcess } from '../scripts/lib/processes.js'
+import { repoRoot, type Started, startProcess } from '../../../scripts/lib/processes.js'
 
 const started: Started[] = []
 afterAll(async () => {

@@ -6,12 +6,12 @@
 
 import { type Results, verify } from '@plant-store/verify'
 import { afterAll, describe, expect, it, vi } from 'vitest'
-import * as commands from '../scripts/lib/commands.js'
-import { freePort, type Started, startProcess } from '../scripts/lib/processes.js'
-import { signer } from '../src/server/webhooks/signing.js'
-import { loadDocument } from '../src/verify/document.js'
-import type { Answer } from '../src/verify/http.js'
-import { tokenScopes, WebhookReceiver } from '../src/verify/webhook-receiver.js'
+import * as commands from '../../../scripts/lib/commands.js'
+import { freePort, type Started, startProcess } from '../../../scripts/lib/processes.js'
+import { signer } from '../../server/webhooks/signing.js'
+import { loadDocument } from '../document.js'
+import type { Answer } from '../http.js'
+import { tokenScopes, WebhookReceiver } from '../webhook-receiver.js'
 
 const SECRET = `whsec_${Buffer.from('the verifier test secret, 32 b..').toString('base64')}`
 const OTHER_SECRET = `whsec_${Buffer.from('another secret entirely, 32 b...').toString('base64')}`
