@@ -5,20 +5,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { JSON_SCHEMA, load } from 'js-yaml'
 import { afterAll, describe, expect, it } from 'vitest'
-import { type Change, diffDocuments } from '../contracts/compat/diff.js'
-import { at, push, remove, set } from '../contracts/compat/pointer.js'
-import {
-  applyPolicy,
-  checkHistory,
-  latestRelease,
-  lists,
-  parseChangelog,
-  parseVersion,
-} from '../contracts/compat/policy.js'
-import { consoleLines, junit, markdown } from '../contracts/compat/report.js'
-import { rules } from '../contracts/compat/rules.js'
-import { repoRoot, runToExit } from '../scripts/lib/processes.js'
-import { type Document, dereference, loadSpec, specPath } from '../scripts/lib/spec.js'
+import { repoRoot, runToExit } from '../../../scripts/lib/processes.js'
+import { type Document, dereference, loadSpec, specPath } from '../../../scripts/lib/spec.js'
+import { type Change, diffDocuments } from '../diff.js'
+import { at, push, remove, set } from '../pointer.js'
+import { applyPolicy, checkHistory, latestRelease, lists, parseChangelog, parseVersion } from '../policy.js'
+import { consoleLines, junit, markdown } from '../report.js'
+import { rules } from '../rules.js'
 
 const releasedDir = join(repoRoot, 'spec', 'released')
 const changelogPath = join(repoRoot, 'spec', 'CHANGELOG.md')

@@ -1,10 +1,10 @@
 // Every compatibility rule on a small document: one breaking and one non-breaking edit of it, the
 // rule firing at its pointer on the edit of its own class and not on the other.
 import { describe, expect, it } from 'vitest'
-import { type Change, diffDocuments } from '../contracts/compat/diff.js'
-import { get, push, remove, set } from '../contracts/compat/pointer.js'
-import { type RuleId, ruleIds, rules } from '../contracts/compat/rules.js'
-import { type Document, dereference } from '../scripts/lib/spec.js'
+import { type Document, dereference } from '../../../scripts/lib/spec.js'
+import { type Change, diffDocuments } from '../diff.js'
+import { get, push, remove, set } from '../pointer.js'
+import { type RuleId, ruleIds, rules } from '../rules.js'
 
 // ---- The fixture: two paths, three operations, a webhook, every kind of part the rules look at ----
 
