@@ -1,4 +1,5 @@
-// Unit and integration tests of the real server (the contract suite has its own config in contracts/).
+// Unit and integration tests of the kit's packages and of what spans them (the contract suite has its
+// own config in contracts/, and test/packages/ its own too).
 // The API tests run twice: on SQLite, and on PostgreSQL when its binaries are installed (always on CI).
 import { availableParallelism } from 'node:os'
 import { defineConfig } from 'vitest/config'
@@ -6,18 +7,17 @@ import { INSTALL_HINT, postgresBinDir } from './scripts/lib/postgres.js'
 import { exitWithParent } from './scripts/lib/processes.js'
 
 /**
- * Where tests live: each package's own in its test/ folder, the compatibility gate's in contracts/compat/test/,
- * and what spans the kit (launchers, the document, the mock, the contract suite's runs) in test/.
+ * Where tests live: each package's own in its test/ folder (src/server/test/, …), the compatibility
+ * gate's in contracts/compat/test/, and what spans the kit (the document, the launchers, the mock, the
+ * contract suite's runs, recording and replay) in test/.
  */
 const tests = ['test/**/*.test.ts', 'src/*/test/**/*.test.ts', 'contracts/*/test/**/*.test.ts']
 
+/** The test files of one folder by name: `inFolder('test', 'spec')` is test/spec.test.ts. */
+const inFolder = (folder: string, ...names: string[]) => names.map((name) => `${folder}/${name}.test.ts`)
+
 /** The API tests whose every case runs on each store. */
-const onEveryStore = [
-  'src/server/test/plants.test.ts',
-  'src/server/test/int64.test.ts',
-  'src/server/test/int64-pages.test.ts',
-  'src/server/test/security.test.ts',
-]
+const onEveryStore = inFolder('src/server/test', 'plants', 'int64', 'int64-pages', 'security')
 
 // Stopped from outside, the run ends with it, and what its workers started with them.
 exitWithParent()
@@ -30,34 +30,32 @@ exitWithParent()
  * which are the same on every line.
  */
 const differsByLine = [
-  'src/server/test/auth.test.ts',
-  'src/client/test/client.test.ts',
-  'src/client/test/client-tanstack.test.ts',
-  'src/server/test/config.test.ts',
-  'src/server/test/crash.test.ts',
-  'src/server/test/full-disk.test.ts',
-  'src/server/test/int64.test.ts',
-  'src/server/test/int64-pages.test.ts',
-  'src/server/test/jwt.test.ts',
-  'test/launchers.test.ts',
-  'src/server/test/log-destination.test.ts',
-  'src/core/test/memory-repository.test.ts',
-  'src/msw/test/msw-handlers.test.ts',
-  'test/nothing-left-behind.test.ts',
-  'src/server/test/plants.test.ts',
-  'src/server/test/postgres-instances.test.ts',
-  'src/verify/test/proxy.test.ts',
-  'src/server/test/rate-limit.test.ts',
-  'test/recording.test.ts',
-  'src/server/test/refusals.test.ts',
-  'src/server/test/reliability.test.ts',
-  'src/server/test/repository.test.ts',
-  'src/server/test/security.test.ts',
-  'src/server/test/server-process.test.ts',
-  'src/server/test/soak.test.ts',
-  'src/verify/test/verify-cli.test.ts',
-  'src/verify/test/verify-webhooks.test.ts',
-  'src/server/test/webhooks.test.ts',
+  ...inFolder(
+    'src/server/test',
+    'auth',
+    'config',
+    'crash',
+    'full-disk',
+    'int64',
+    'int64-pages',
+    'jwt',
+    'log-destination',
+    'plants',
+    'postgres-instances',
+    'rate-limit',
+    'refusals',
+    'reliability',
+    'repository',
+    'security',
+    'server-process',
+    'soak',
+    'webhooks',
+  ),
+  ...inFolder('src/core/test', 'memory-repository'),
+  ...inFolder('src/msw/test', 'msw-handlers'),
+  ...inFolder('src/client/test', 'client', 'client-tanstack'),
+  ...inFolder('src/verify/test', 'proxy', 'verify-cli', 'verify-webhooks'),
+  ...inFolder('test', 'launchers', 'nothing-left-behind', 'recording'),
 ]
 const lineCheck = process.env.NODE_LINE_CHECK === 'true'
 if (lineCheck) console.warn(`on this Node line, only what can differ between lines (NODE_LINE_CHECK=true)`)
