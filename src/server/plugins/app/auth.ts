@@ -16,6 +16,9 @@ declare module 'fastify' {
 
 const digest = (token: string) => hash('sha256', token, 'base64')
 
+/** How many matched tokens are kept by their text (see `matched`) before the map is emptied. */
+const MATCHED_TOKENS = 1_000
+
 export default fp(
   async (app, { config }: { config: Config }) => {
     // Keyed by the SHA-256 digest of each token, never by the token: a lookup compares digests, whose
@@ -29,12 +32,20 @@ export default fp(
       jwt = loaded.createJwtVerifier(config.jwt, config.retryAfterSeconds)
       looksLikeJwt = loaded.looksLikeJwt
     }
-    /** Who a token is, when that is known without asking anyone: the sandbox, AUTH_TOKENS, a JWT seen lately. */
-    const principalOf = (tokenDigest: string): string | undefined => {
+    /** Who a token is for good: a sandbox principal, or one of AUTH_TOKENS. */
+    const fixedPrincipalOf = (tokenDigest: string): string | undefined => {
       // The same SHA-256 as the digest, in hex as sandbox principals have always been named.
       if (config.sandbox) return `sandbox:${Buffer.from(tokenDigest, 'base64').toString('hex').slice(0, 32)}`
-      return known.get(tokenDigest) ?? jwt?.remembered(tokenDigest)
+      return known.get(tokenDigest)
     }
+    // Tokens that already matched (the sandbox's and AUTH_TOKENS'), by their text, so that a known
+    // token is not digested again on every request: most requests come with a token seen before. Only
+    // a token that matched goes in, so a guess finds nothing however close it is, and a hit tells its
+    // sender only what the answer already does, that the token is good; and the map compares a guess's
+    // text with a kept token only when their (seeded) string hashes are equal. So the lookup's timing
+    // reveals nothing that the comparison of digests keeps from a guesser. JWTs stay out (they expire:
+    // the verifier's memory checks that). Bounded: emptied when full.
+    const matched = new Map<string, string>()
 
     // A failure counts against the client's address: past the limit, guessing gets 429, not 401.
     const refuse = (
@@ -56,8 +67,18 @@ export default fp(
       reply.header('cache-control', 'no-store')
       const token = bearerToken(request.headers.authorization)
       if (token === undefined) return refuse(request, reply, tokenRequired(), done)
+      const seen = matched.get(token)
+      if (seen !== undefined) {
+        request.principal = seen
+        return done()
+      }
       const tokenDigest = digest(token)
-      const principal = principalOf(tokenDigest)
+      const fixed = fixedPrincipalOf(tokenDigest)
+      if (fixed !== undefined) {
+        if (matched.size >= MATCHED_TOKENS) matched.clear()
+        matched.set(token, fixed)
+      }
+      const principal = fixed ?? jwt?.remembered(tokenDigest)
       if (principal !== undefined) {
         request.principal = principal
         return done()
