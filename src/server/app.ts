@@ -13,7 +13,6 @@ import {
   validatorCompiler,
 } from '@plant-store/core'
 import Fastify, {
-  type FastifyBaseLogger,
   type FastifyInstance,
   type FastifyReply,
   type FastifyRequest,
@@ -58,85 +57,21 @@ export interface BuildOptions {
 }
 
 // One log line per request instead of Fastify's two: logging is a visible share of a request's cost.
-// The line goes through the app's logger with the request id among its fields, the same fields in the
-// same order as a per-request child's line (reqId, method, url, statusCode, ms), so that no child
-// logger is made for it: see LazyRequestLogger.
 class OneLinePerRequest extends LogController {
-  /** The app's logger, set once Fastify has made it. */
-  logger: FastifyBaseLogger | undefined
   override incomingRequest(): void {}
   override requestCompleted(
     error: Error | null | undefined,
     request: FastifyRequest,
     reply: FastifyReply,
   ): void {
-    if (error) {
-      const line = { method: request.method, url: request.url, statusCode: reply.statusCode }
-      request.log.error({ ...line, ms: reply.elapsedTime, err: error }, 'request errored')
-      return
+    const line = {
+      method: request.method,
+      url: request.url,
+      statusCode: reply.statusCode,
+      ms: reply.elapsedTime,
     }
-    this.logger?.info(
-      {
-        [this.requestIdLogLabel]: request.id,
-        method: request.method,
-        url: request.url,
-        statusCode: reply.statusCode,
-        ms: reply.elapsedTime,
-      },
-      'request completed',
-    )
-  }
-}
-
-type LogMethod = (...args: unknown[]) => void
-type Bindings = Parameters<FastifyBaseLogger['child']>[0]
-type ChildLoggerOptions = NonNullable<Parameters<FastifyBaseLogger['child']>[1]>
-
-/**
- * A request's logger (request.log) that makes pino's child, with the request id bound, only when
- * something logs through it: an error, a warning. Most requests log nothing but their completed line
- * (OneLinePerRequest), and a child per request was a visible share of a read's cost.
- */
-class LazyRequestLogger {
-  #child: FastifyBaseLogger | undefined
-  constructor(
-    private readonly parent: FastifyBaseLogger,
-    private readonly bindings: Bindings,
-    private readonly options: ChildLoggerOptions,
-  ) {}
-  private get real(): FastifyBaseLogger {
-    this.#child ??= this.parent.child(this.bindings, this.options)
-    return this.#child
-  }
-  get level(): string {
-    return this.#child?.level ?? this.options.level ?? this.parent.level
-  }
-  set level(level: string) {
-    this.real.level = level
-  }
-  fatal(...args: unknown[]): void {
-    ;(this.real.fatal as LogMethod)(...args)
-  }
-  error(...args: unknown[]): void {
-    ;(this.real.error as LogMethod)(...args)
-  }
-  warn(...args: unknown[]): void {
-    ;(this.real.warn as LogMethod)(...args)
-  }
-  info(...args: unknown[]): void {
-    ;(this.real.info as LogMethod)(...args)
-  }
-  debug(...args: unknown[]): void {
-    ;(this.real.debug as LogMethod)(...args)
-  }
-  trace(...args: unknown[]): void {
-    ;(this.real.trace as LogMethod)(...args)
-  }
-  silent(...args: unknown[]): void {
-    ;(this.real.silent as LogMethod)(...args)
-  }
-  child(bindings: Bindings, options?: ChildLoggerOptions): FastifyBaseLogger {
-    return this.real.child(bindings, options)
+    if (error) request.log.error({ ...line, err: error }, 'request errored')
+    else request.log.info(line, 'request completed')
   }
 }
 
@@ -208,7 +143,6 @@ export async function buildApp({
   logStream,
   without = new Set(),
 }: BuildOptions): Promise<FastifyInstance> {
-  const logController = new OneLinePerRequest()
   const app = Fastify({
     logger: without.has('logging')
       ? false
@@ -220,9 +154,7 @@ export async function buildApp({
     bodyLimit: BODY_LIMIT,
     // Routes are what the document says: no implicit HEAD routes.
     exposeHeadRoutes: false,
-    logController,
-    childLoggerFactory: (parent, bindings, options) =>
-      new LazyRequestLogger(parent, bindings, options) as unknown as FastifyBaseLogger,
+    logController: new OneLinePerRequest(),
     // What Node's parser and Fastify's router refuse before a route runs: lib/refusals.ts.
     clientErrorHandler: answerClientError,
     frameworkErrors: answerFrameworkError,
@@ -246,7 +178,6 @@ export async function buildApp({
       connectionsCheckingInterval: Math.min(1_000, Math.ceil(config.timeouts.headers / 4)),
     },
   })
-  logController.logger = app.log
   answerServerRefusals(app)
   // From the moment close() starts, a new request is refused (it would race the store's closing);
   // the requests already in flight are answered as usual.
