@@ -9,7 +9,7 @@ import { type Har, type HarEntry, readRecording } from '@plant-store/core'
 import { createPlantStoreHandlers } from '@plant-store/msw'
 import { setupServer } from 'msw/node'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { proxy, sandbox } from '../scripts/lib/commands.js'
+import { generousLimits, proxy, sandbox } from '../scripts/lib/commands.js'
 import { repoRoot, runToExit, type Started, startProcess } from '../scripts/lib/processes.js'
 import { loadConfig } from '../src/server/config.js'
 import { parseExact } from '../src/verify/exact-json.js'
@@ -160,7 +160,7 @@ describe('replaying the recording as a mock', () => {
     await writeFile(file, JSON.stringify(withDeparture()))
     const cli = join(repoRoot, 'src/server/cli.ts')
     const box = await startProcess({
-      ...sandbox(),
+      ...sandbox({ env: generousLimits }),
       args: ['--import', 'tsx', cli, '--sandbox', '--seed', file, '--port', '0'],
       timeoutMs: 30_000,
     })
