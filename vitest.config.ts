@@ -23,11 +23,12 @@ const onEveryStore = inFolder('src/server/test', 'plants', 'int64', 'int64-pages
 exitWithParent()
 
 /**
- * What can differ from one Node line to another: the server and its stores, the processes that start
- * and stop it, the client and the handlers on Node, and the verifier and its webhook receiver run by
- * URL. CI runs the whole suite once, in `npm test`, and only these on the other lines
- * (NODE_LINE_CHECK=true): the rest judges the document, the verifier's reasoning or pages in Chromium,
- * which are the same on every line.
+ * What can differ from one Node line to another: the server and its stores (Node's HTTP layer, its
+ * streams and timers, the SQLite driver's binary, the PostgreSQL driver). CI runs the whole suite once,
+ * in `npm test`, and on the other lines only these (NODE_LINE_CHECK=true), then installs the packages
+ * from their tarballs and runs them there (test/packages/outside.test.ts): the verifier, the client and
+ * the handlers run on each line that way. The rest judges the document, the verifier's reasoning or
+ * pages in Chromium, which are the same on every line.
  */
 const differsByLine = [
   ...inFolder(
@@ -40,6 +41,7 @@ const differsByLine = [
     'int64-pages',
     'jwt',
     'log-destination',
+    'log-format',
     'plants',
     'postgres-instances',
     'rate-limit',
@@ -50,12 +52,9 @@ const differsByLine = [
     'server-process',
     'soak',
     'webhooks',
+    'window-counter',
   ),
   ...inFolder('src/core/test', 'memory-repository'),
-  ...inFolder('src/msw/test', 'msw-handlers'),
-  ...inFolder('src/client/test', 'client', 'client-tanstack'),
-  ...inFolder('src/verify/test', 'proxy', 'verify-cli', 'verify-webhooks'),
-  ...inFolder('test', 'launchers', 'nothing-left-behind', 'recording'),
 ]
 const lineCheck = process.env.NODE_LINE_CHECK === 'true'
 if (lineCheck) console.warn(`on this Node line, only what can differ between lines (NODE_LINE_CHECK=true)`)

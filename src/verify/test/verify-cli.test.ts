@@ -125,7 +125,8 @@ describe('plant-store-verify', () => {
     expect(nothing.exit).toBe(2)
     expect(nothing.output.trim().split('\n')).toHaveLength(1)
     expect(nothing.output).toMatch(/cannot reach http:\/\/127\.0\.0\.1:\d+: ECONNREFUSED/)
-  })
+    // Seven runs of the command, each a Node process of its own: a busy machine may take a while.
+  }, 90_000)
 
   it('exits 0 against a correct server, taking VERIFY_BASE_URL and VERIFY_TOKENS, and writes its reports', async () => {
     const server = await store()
