@@ -1,6 +1,6 @@
 // What the handlers and the client add to a web page: builds small apps with Vite, from the packages as
 // an app imports them, and prints each app's JavaScript, minified and gzipped, and the differences.
-// test/bundle-size.test.ts measures the same apps from the sources, to hold the handlers to a budget.
+// src/msw/test/bundle-size.test.ts measures the same apps from the sources, to hold the handlers to a budget.
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
