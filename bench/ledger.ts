@@ -13,7 +13,7 @@ const described: Record<Layer, string> = {
   logging: 'request logging (the logger altogether)',
   auth: 'authentication (bearer token to principal)',
   'rate-limit': 'rate limits (counting and RateLimit fields)',
-  'security-headers': 'security headers (helmet)',
+  'security-headers': 'security headers',
   cors: 'CORS',
   overload: 'the overload guard (under-pressure)',
   validation: 'request validation (Ajv, int64 exact)',
