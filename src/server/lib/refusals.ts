@@ -4,7 +4,16 @@ import { randomUUID } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
 import { STATUS_CODES } from 'node:http'
 import type { Duplex } from 'node:stream'
-import { errorBody, HttpError, PATH_SEGMENT_LIMIT } from '@plant-store/core'
+import {
+  codedBodyRefusal,
+  connectRefused,
+  errorBody,
+  type HttpError,
+  hostRequired,
+  PATH_SEGMENT_LIMIT,
+  parserRefusal,
+  unmetExpectation,
+} from '@plant-store/core'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 
 /** How long a path parameter may be (the document's Limits); a longer one is refused before routing. */
@@ -17,37 +26,11 @@ const securityHeaders = {
   'x-content-type-options': 'nosniff',
 }
 
-// A request line Node's parser read up to an unknown method: the request is HTTP, its method is not
-// one Node knows. Anything else that fails on the method is not HTTP at all.
-const requestLine = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+ [^\s]+ HTTP\/1\.[01]\r?$/
-
-/** The status and message for an error Node's HTTP parser (or its timeouts) raised on a connection. */
-function clientErrorAnswer(error: Error & { code?: string; rawPacket?: Buffer }): [number, string] {
-  switch (error.code) {
-    case 'HPE_HEADER_OVERFLOW':
-      return [431, 'the request line and headers are larger than 16384 bytes']
-    // Node's own answer to chunk extensions over its 16 KiB limit: they are part of the body.
-    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
-      return [413, 'the chunk extensions of the body are larger than 16384 bytes']
-    case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return [408, 'the request did not arrive in time']
-    case 'HPE_INVALID_METHOD': {
-      // RFC 9110 (9.1): a method the server does not know is 501, not a malformed request.
-      const firstLine = error.rawPacket?.subarray(0, 8192).toString('latin1').split('\n', 1)[0] ?? ''
-      if (requestLine.test(firstLine))
-        return [501, `the method ${firstLine.split(' ', 1)[0]} is not implemented`]
-      return [400, 'the request is not valid HTTP']
-    }
-    default:
-      return [400, 'the request is not valid HTTP']
-  }
-}
-
 /**
  * Writes a whole HTTP/1.1 answer in the Error shape on a socket Node has handed over (a parse error,
  * a timeout, a CONNECT), and closes it: what else the client sent on it cannot be read as requests.
  */
-function writeRaw(socket: Duplex, status: number, message: string): string {
+function writeRaw(socket: Duplex, { statusCode: status, message }: HttpError): string {
   const id = randomUUID()
   const body = JSON.stringify(errorBody(status, message))
   if (socket.writable) {
@@ -73,9 +56,14 @@ export function answerClientError(
   socket: Duplex,
 ): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return
-  const [status, message] = clientErrorAnswer(error)
-  const requestId = writeRaw(socket, status, message)
-  this.log.debug({ err: error, requestId, statusCode: status }, 'client error')
+  // Node's parser errors carry what the client sent as a Buffer (typed otherwise by Fastify).
+  const { rawPacket } = error as { rawPacket?: unknown }
+  const firstLine = Buffer.isBuffer(rawPacket)
+    ? rawPacket.subarray(0, 8192).toString('latin1').split('\n', 1)[0]
+    : undefined
+  const refusal = parserRefusal(error.code, firstLine)
+  const requestId = writeRaw(socket, refusal)
+  this.log.debug({ err: error, requestId, statusCode: refusal.statusCode }, 'client error')
 }
 
 /**
@@ -101,7 +89,7 @@ export function answerFrameworkError(
 }
 
 // Requests whose Expect Node would have refused with a bare 417: see refuseBeforeRouting.
-const unmetExpectation = new WeakSet<IncomingMessage>()
+const expectationUnmet = new WeakSet<IncomingMessage>()
 
 /**
  * Refusals Node's HTTP server makes with an empty answer, or none, handed to this app instead:
@@ -112,11 +100,11 @@ const unmetExpectation = new WeakSet<IncomingMessage>()
  */
 export function answerServerRefusals(app: FastifyInstance): void {
   app.server.on('checkExpectation', (request: IncomingMessage, response) => {
-    unmetExpectation.add(request)
+    expectationUnmet.add(request)
     app.routing(request, response)
   })
   app.server.on('connect', (request: IncomingMessage, socket: Duplex) => {
-    const requestId = writeRaw(socket, 501, 'CONNECT is not implemented: this server is not a proxy')
+    const requestId = writeRaw(socket, connectRefused())
     app.log.debug({ requestId, url: request.url }, 'CONNECT refused')
   })
 }
@@ -129,35 +117,15 @@ export function refuseBeforeRouting(
 ): void {
   const raw = request.raw
   let refusal: HttpError | undefined
-  // RFC 9112 (3.2): a server MUST answer 400 to an HTTP/1.1 request without Host.
   if (raw.headers.host === undefined && raw.httpVersionMajor === 1 && raw.httpVersionMinor === 1) {
-    refusal = new HttpError(400, 'an HTTP/1.1 request must have a Host header')
-  } else if (unmetExpectation.has(raw)) {
-    refusal = new HttpError(417, `the expectation ${raw.headers.expect} cannot be met: only 100-continue is`)
+    refusal = hostRequired()
+  } else if (expectationUnmet.has(raw)) {
+    refusal = unmetExpectation(raw.headers.expect)
   }
   if (refusal) reply.header('connection', 'close')
   done(refusal)
 }
 
-/**
- * A preParsing hook for operations that take a body: a body in a content coding (gzip, …) or a
- * transfer coding other than chunked is not read as it is. The document's rule for a body the server
- * cannot read is 415 (RFC 9110, 8.4.1); RFC 9112 (6.1) makes an unknown transfer coding 501.
- */
-export function refuseCodedBody(request: FastifyRequest): HttpError | undefined {
-  const contentEncoding = request.headers['content-encoding']?.trim().toLowerCase()
-  if (contentEncoding && contentEncoding !== 'identity') {
-    return new HttpError(
-      415,
-      `the body must not be encoded: Content-Encoding ${contentEncoding} is not accepted`,
-      {
-        'accept-encoding': 'identity',
-      },
-    )
-  }
-  const transferEncoding = request.headers['transfer-encoding']?.trim().toLowerCase()
-  if (transferEncoding && transferEncoding !== 'chunked') {
-    return new HttpError(501, `the transfer coding ${transferEncoding} is not implemented: only chunked is`)
-  }
-  return undefined
-}
+/** A preParsing hook for operations that take a body: one in a content or transfer coding it cannot read. */
+export const refuseCodedBody = (request: FastifyRequest): HttpError | undefined =>
+  codedBodyRefusal(request.headers['content-encoding'], request.headers['transfer-encoding'])
