@@ -11,8 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { generousLimits, sandbox } from '../../scripts/lib/commands.js'
 import { freePort, repoRoot, type Started, startProcess } from '../../scripts/lib/processes.js'
 import { chromiumMissing, launchChromium } from '../helpers/chromium.js'
-import { readVitestReport } from '../helpers/vitest-report.js'
-import { npmInstall, ownEnv, pack, range, run } from './scratch.js'
+import { npmInstall, ownEnv, pack, range, run, runVitest } from './scratch.js'
 
 const missing = chromiumMissing()
 const bigId = '9007199254740993' // 2^53 + 1: a JavaScript number would show it as …992
@@ -75,14 +74,7 @@ it('type-checks strict with tsc --noEmit against the installed packages', async 
 })
 
 it('runs its own tests under vitest with jsdom: the client and the handlers meet below /api', async () => {
-  const report = join(app, 'report.json')
-  const { exit, output } = await run(app, 'npx', [
-    'vitest',
-    'run',
-    '--reporter=json',
-    `--outputFile=${report}`,
-  ])
-  const { total, passed, shown } = await readVitestReport(report, output)
+  const { exit, total, passed, shown } = await runVitest(app)
   expect(exit, shown).toBe(0)
   expect(total, shown).toBe(2)
   expect(passed, shown).toBe(total)

@@ -13,8 +13,7 @@ import { repoRoot, startProcess } from '../../scripts/lib/processes.js'
 import { document } from '../../scripts/lib/spec.js'
 import { newPlantEvent } from '../../src/server/webhooks/event.js'
 import { signer } from '../../src/server/webhooks/signing.js'
-import { readVitestReport } from '../helpers/vitest-report.js'
-import { npmInstall, ownEnv, range, run, writeFiles } from './scratch.js'
+import { npmInstall, ownEnv, range, run, runVitest, writeFiles } from './scratch.js'
 
 const packages = ['core', 'msw', 'client', 'server', 'verify'] as const
 type Package = (typeof packages)[number]
@@ -227,14 +226,7 @@ describe('a frontend app, installed from the tarballs', () => {
   })
 
   it("runs the README's setup and its own tests of the handlers and the client under vitest", async () => {
-    const report = join(app, 'report.json')
-    const { exit, output } = await run(app, 'npx', [
-      'vitest',
-      'run',
-      '--reporter=json',
-      `--outputFile=${report}`,
-    ])
-    const { total, passed, shown } = await readVitestReport(report, output)
+    const { exit, total, passed, shown } = await runVitest(app)
     expect(exit, shown).toBe(0)
     expect(total, shown).toBeGreaterThanOrEqual(4)
     expect(passed, shown).toBe(total)

@@ -4,6 +4,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { repoRoot, runToExit } from '../../scripts/lib/processes.js'
+import { readVitestReport } from '../helpers/vitest-report.js'
 
 const rootManifest = JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8')) as {
   devDependencies: Record<string, string>
@@ -37,6 +38,18 @@ export async function run(
     timeoutMs,
   })
   return { ...result, seconds: (performance.now() - began) / 1000 }
+}
+
+/** A scratch app's own vitest run, read from its JSON report: how it ended, its counts, and what to show. */
+export async function runVitest(cwd: string) {
+  const report = join(cwd, 'report.json')
+  const { exit, output } = await run(cwd, 'npx', [
+    'vitest',
+    'run',
+    '--reporter=json',
+    `--outputFile=${report}`,
+  ])
+  return { exit, ...(await readVitestReport(report, output)) }
 }
 
 export const npmInstall = (cwd: string, specs: string[] = []) =>
