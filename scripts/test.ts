@@ -1,5 +1,7 @@
 // `npm test`: every check the project has, one stage after another, each stage's output shown as it
 // comes; then one line of totals over all of them. A stage that fails does not stop the others.
+// First, before anything else loads: on an unsupported Node, the one sentence `npm start` gives, and exit 1.
+import '../src/server/lib/supported-node.js'
 import { existsSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { repoRoot, runToExit } from './lib/processes.js'
