@@ -13,8 +13,8 @@ import { BODY_LIMIT } from '../src/server/app.js'
 import { loadDocument } from '../src/verify/document.js'
 import { describeAnswer } from '../src/verify/http.js'
 import { expectedStatus } from '../src/verify/judge/accepted-statuses.js'
-import { judge, readBackFindings } from '../src/verify/judge/listing.js'
-import { Principal } from '../src/verify/judge/principal.js'
+import { describeHousekeeping, type Housekeeping, Principal } from '../src/verify/judge/principal.js'
+import { judgeProbe } from '../src/verify/judge/probe.js'
 import { stateOf } from '../src/verify/judge/state.js'
 import { describeProbe, type Probe, probeArbitrary } from '../src/verify/requests/generated.js'
 import { type ExplorationDeviation, explorationDeviations } from './deviations.js'
@@ -68,7 +68,7 @@ beforeAll(async () => {
     const target = running.targets[name]
     if (!target) throw new Error(`${name} did not start`)
     const principal = new Principal(target, state)
-    await principal.reset()
+    await kept(principal, principal.reset())
     principals.set(name, principal)
   }
 }, 120_000)
@@ -77,6 +77,12 @@ afterAll(async () => {
   await running?.stop()
   writeReport()
 }, 30_000)
+
+/** Throws when a request that sets up or undoes a principal's plants got another status than the document's. */
+async function kept(principal: Principal, done: Promise<Housekeeping | undefined>): Promise<void> {
+  const wrong = await done
+  if (wrong) throw new Error(describeHousekeeping(principal.target.name, wrong))
+}
 
 /** Sends one probe to every target and judges each answer; throws what is wrong, all of it. */
 async function check(probe: Probe): Promise<void> {
@@ -95,9 +101,7 @@ async function check(probe: Probe): Promise<void> {
         )
       })
       sent++
-      const verdict = judge(probe, state, answer, stateful)
-      if (readBack && verdict.findings.length === 0)
-        verdict.findings.push(...readBackFindings(probe, readBack))
+      const verdict = judgeProbe(probe, state, answer, { stateful, readBack })
       return { name, principal, verdict }
     }),
   )
@@ -124,7 +128,7 @@ async function check(probe: Probe): Promise<void> {
       }
     }
     count(`${probe.entry.operationId}\t${klass}\t${name}\t${outcome}`)
-    await principal.undo(probe, verdict.answer.status, verdict.findings.length === 0)
+    await kept(principal, principal.undo(probe, verdict.answer.status, verdict.findings.length === 0))
   }
   if (failures.length > 0) {
     const server = results.find((r) => r.name === 'server')?.verdict.answer
@@ -194,8 +198,10 @@ describe('generated requests, judged by the document, on every target', () => {
       }
       for (const probe of candidates) {
         const { answer } = await principal.send(probe)
-        const verdict = judge(probe, state, answer, principal.target.stateUrl !== undefined)
-        await principal.undo(probe, answer.status, verdict.findings.length === 0)
+        const verdict = judgeProbe(probe, state, answer, {
+          stateful: principal.target.stateUrl !== undefined,
+        })
+        await kept(principal, principal.undo(probe, answer.status, verdict.findings.length === 0))
         if (verdict.findings.length > 0 && deviation.answers.includes(answer.status)) {
           met.set(deviation, 1)
           break

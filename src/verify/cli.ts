@@ -7,7 +7,7 @@ import { dirname } from 'node:path'
 import { parseArgs } from 'node:util'
 import SwaggerParser from '@apidevtools/swagger-parser'
 import { document as shipped } from '@plant-store/core'
-import { CHECK_NAMES, CHECKS } from './checks.js'
+import { BUILT_IN_CHECKS } from './checks/registry.js'
 import { interfaceOf, loadDocument, type OperationEntry, PROFILES, type Profile } from './document.js'
 import { runReplay } from './replay-cli.js'
 import { coverageShortfall, githubAnnotations, inGitHubActions, ProgressLog } from './report/ci.js'
@@ -73,7 +73,7 @@ plants they already own are read first and left as they were, and the run delete
   --help                 this text
 
 Checks:
-${CHECK_NAMES.map((name) => `  ${name.padEnd(30)} ${CHECKS[name]}`).join('\n')}
+${BUILT_IN_CHECKS.map((check) => `  ${check.name.padEnd(30)} ${check.description}`).join('\n')}
 
 In GitHub Actions (GITHUB_ACTIONS=true) each distinct failure is also an error annotation and each
 warning a warning annotation. When stderr is not a terminal, a plain progress line every 5 s.

@@ -1,6 +1,8 @@
 // What a run is asked (VerifyOptions) and what each layer works with (Context): apart from verify.ts,
 // which runs the layers, so that the layers and the run import these and never each other.
+import type { Exchange } from './checks/exchange.js'
 import type { LoadedDocument, OperationEntry, Profile } from './document.js'
+import type { Verdict } from './judge/judge.js'
 import type { Judging } from './judge/plant.js'
 import type { Layer, Results } from './report/results.js'
 import type { OwnedPlant, Subject } from './subject.js'
@@ -57,6 +59,8 @@ export interface Context {
   results: Results
   /** How plants in answers are judged, and whether the kit profile is held too. */
   judging: Judging
+  /** The run's selected checks on one exchange: the one judge every layer's exchanges go to. */
+  judge(exchange: Exchange): Verdict
   /** The plants each principal owned before the run: never changed, never deleted. */
   existing: [OwnedPlant[], OwnedPlant[]]
   /** Where the run's own ids start: far from small numbers, and fixed by the seed for replays. */

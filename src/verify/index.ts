@@ -1,6 +1,7 @@
 // @plant-store/verify: the plant store's contract suite as a library, for checking a running server by URL.
 
-export { CHECK_NAMES, CHECKS, type CheckName } from './checks.js'
+export type { Check, CheckName, Finding } from './checks/check.js'
+export { BUILT_IN_CHECKS, CHECK_NAMES } from './checks/registry.js'
 export { interfaceOf, type Profile } from './document.js'
 export { type Difference, type ReplayedExchange, type ReplayOptions, replay } from './replay.js'
 export { coverageOf, parametersOf } from './report/coverage.js'

@@ -10,19 +10,19 @@ import {
 } from 'node:http'
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
 import type { AddressInfo } from 'node:net'
-import { type CheckName, type Finding, finding } from './checks.js'
+import type { Finding } from './checks/check.js'
 import { decodedBody } from './decoded-body.js'
 import { type JsonSchema, loadDocument, type OperationEntry } from './document.js'
 import { HarRecorder, type RecordOptions } from './har-recorder.js'
 import { type Answer, answerOf } from './http.js'
-import { judgeAnswer, judgeErrorAnswer } from './judge/answer.js'
+import { judgeAnswer } from './judge/answer.js'
 
 export type { RecordOptions } from './har-recorder.js'
 
 /**
- * Set on an answer that departs from the document, e.g. `2; response_schema_conformance,
- * error_code_conformance`: how many problems, then the checks they belong to. Absent on an answer
- * that conforms, so a conforming answer reaches the client exactly as the server sent it.
+ * Set on an answer that departs from the document: how many problems, then the names of the checks
+ * they belong to (`2; ` and the names, comma-separated). Absent on an answer that conforms, so a
+ * conforming answer reaches the client exactly as the server sent it.
  */
 export const VIOLATIONS_HEADER = 'X-Contract-Violations'
 
@@ -33,7 +33,7 @@ export interface Departure {
   /** Path and query, as the client sent them. */
   path: string
   status: number
-  check: CheckName
+  check: string
   problem: string
 }
 
@@ -138,23 +138,13 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const send = secure ? httpsRequest : httpRequest
   const basePath = upstream.pathname.replace(/\/$/, '')
 
-  /** The problems of one exchange, and the operation they were judged by. */
+  /**
+   * The problems of one exchange, and the operation they were judged by: its documented response, or
+   * for a path the document lacks the Error every error answer has.
+   */
   function judge(method: string, pathname: string, answer: Answer) {
     const entry = operationOf(method, pathname)
-    if (entry) return { entry, findings: judgeAnswer(entry, answer) }
-    // No operation: the document promises an Error body for every error; a success here is
-    // something the document does not describe at all.
-    if (answer.status < 400)
-      return {
-        entry,
-        findings: [
-          finding(
-            'status_code_conformance',
-            `status ${answer.status} is not documented: the document has no ${method} ${pathname}`,
-          ),
-        ],
-      }
-    return { entry, findings: judgeErrorAnswer(errorSchema, answer) }
+    return { entry, findings: judgeAnswer(entry, { method, path: pathname }, answer, errorSchema) }
   }
 
   function answered(req: IncomingMessage, res: ServerResponse, from: IncomingMessage, body: Buffer): void {

@@ -3,12 +3,12 @@
 // body, Link). Pseudonyms are sent as the tokens given; a cursor or id the new server hands out in
 // place of a recorded one is used where the recording used the old.
 import { bodyText, type ContractVerdict, type Har, type HarEntry } from '@plant-store/core'
-import { type Finding, finding } from './checks.js'
+import type { Finding } from './checks/check.js'
 import { type JsonSchema, loadDocument, type OperationEntry } from './document.js'
 import { canonical, parseExact } from './exact-json.js'
 import { REDACTED } from './har-recorder.js'
 import { answerOf } from './http.js'
-import { judgeAnswer, judgeErrorAnswer } from './judge/answer.js'
+import { judgeAnswer } from './judge/answer.js'
 
 export interface ReplayOptions {
   /** The recording: its JSON text, or parsed. */
@@ -166,15 +166,7 @@ function judge(
     .map((e) => ({ e, parts: e.path.split(/\{[^}]+\}/) }))
     .sort((a, b) => a.parts.length - b.parts.length)
     .find(({ parts }) => new RegExp(`^${parts.map(literal).join('[^/]+')}$`).test(pathname))?.e
-  if (entry) return judgeAnswer(entry, answer)
-  if (answer.status < 400)
-    return [
-      finding(
-        'status_code_conformance',
-        `status ${answer.status} is not documented: the document has no ${method} ${pathname}`,
-      ),
-    ]
-  return judgeErrorAnswer(errorSchema, answer)
+  return judgeAnswer(entry, { method, path: pathname }, answer, errorSchema)
 }
 
 /** Digits of a recorded id, wherever they stand alone in a path or body, as the new server's id. */

@@ -117,12 +117,13 @@ export class Subject {
           new Error(
             `GET ${address} with token ${principal + 1} answered ${answer.status} ${answer.text.slice(0, 200)}`,
           ),
-          { answer },
+          { answer, address },
         )
       const items = answer.isJson ? parseExact(answer.text) : undefined
       if (!Array.isArray(items))
         throw Object.assign(new Error(`GET ${address} did not answer a list: ${answer.text.slice(0, 200)}`), {
           answer,
+          address,
         })
       plants.push(...(items as OwnedPlant[]))
       const next = nextAddress(answer.headers.link)
@@ -132,7 +133,10 @@ export class Subject {
       address = resolveLink(next, from)
       const leaves = linkLeaves(address, from)
       if (leaves)
-        throw Object.assign(new Error(`GET ${from} with token ${principal + 1}: ${leaves}`), { answer })
+        throw Object.assign(new Error(`GET ${from} with token ${principal + 1}: ${leaves}`), {
+          answer,
+          address: from,
+        })
     }
     return plants
   }

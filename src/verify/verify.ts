@@ -3,13 +3,17 @@
 // document alone. It knows nothing of how the kit starts its own targets: it is given a URL and two
 // principals' tokens, leaves the plants those principals had alone, and deletes what it created.
 
-import { type CheckName, type Finding, finding, selectChecks } from './checks.js'
+import type { Check } from './checks/check.js'
+import type { Exchange } from './checks/exchange.js'
+import { BUILT_IN_CHECKS, selectChecks } from './checks/registry.js'
 import type { Context, VerifyOptions } from './context.js'
 import { documentedStatuses, type LoadedDocument, loadDocument, type OperationEntry } from './document.js'
 import { UNKNOWN_TOKEN } from './document-prose.js'
+import { VerifyUsageError } from './errors.js'
 import { type Answer, describeAnswer } from './http.js'
 import { roleOf } from './judge/accepted-statuses.js'
-import { judgeAnswer } from './judge/answer.js'
+import { judgeExchange } from './judge/judge.js'
+import type { Judging } from './judge/plant.js'
 import { judgingFor } from './judge/profile.js'
 import { runExamples } from './layers/examples.js'
 import { runGenerated } from './layers/generated.js'
@@ -20,9 +24,7 @@ import { type OwnedPlant, Subject } from './subject.js'
 import { tokenScopes, WebhookReceiver } from './webhook-receiver.js'
 
 export type { VerifyOptions } from './context.js'
-
-/** A usage error or a server that cannot be reached: the command exits 2 on it. */
-export class VerifyUsageError extends Error {}
+export { VerifyUsageError } from './errors.js'
 
 export const DEFAULTS = { requests: 2000, sequences: 200 }
 
@@ -33,9 +35,9 @@ export async function verify(options: VerifyOptions): Promise<Results> {
   if (!a || !b) throw new VerifyUsageError('two tokens are needed, of two different principals')
   if (a === b)
     throw new VerifyUsageError('the two tokens are the same: give tokens of two different principals')
-  let selected: Set<CheckName>
+  let selected: Check[]
   try {
-    selected = selectChecks(options.checks, options.excludeChecks)
+    selected = selectChecks(BUILT_IN_CHECKS, options.checks, options.excludeChecks)
   } catch (error) {
     throw new VerifyUsageError((error as Error).message)
   }
@@ -80,10 +82,11 @@ async function run(
   settings: Context['options'],
   loaded: LoadedDocument,
   subject: Subject,
-  selected: Set<CheckName>,
+  selected: Check[],
   receiver: WebhookReceiver | undefined,
 ): Promise<Results> {
   const { seed } = settings
+  const judge = (exchange: Exchange) => judgeExchange(exchange, selected)
   const results = new Results(
     [
       ...loaded.operations.map((entry) => ({
@@ -100,31 +103,34 @@ async function run(
   await reach(subject, loaded.operations)
   const base = settings.command ?? `plant-store-verify --base-url ${options.baseUrl}`
   const existing: [OwnedPlant[], OwnedPlant[]] = [[], []]
+  const judging = judgingFor(results, options.profile)
   if (list) {
     for (const principal of [0, 1] as const) {
-      const read = await readExisting(subject, list, principal)
+      const read = await readExisting(subject, list, principal, judging)
       if (Array.isArray(read)) {
         existing[principal] = read
         continue
       }
       // The run models the store from these plants and must leave them alone: without them it cannot
       // change anything safely, so every layer stops, and the answer that stopped them is judged.
-      results.record({
-        layer: 'examples',
-        operationId: list.operationId,
-        checks: ['status_code_conformance', 'response_schema_conformance'],
-        findings: read.findings,
-        status: read.answer.status,
-        title: `reading the plants of token ${principal + 1} before the run`,
-        request: `GET ${list.path} (every page)`,
-        answer: describeAnswer(read.answer),
-        document: '200, a page of the caller’s plants',
-        replay: base,
-      })
+      const { checked, findings } = judge(read.exchange)
+      if (findings.length)
+        results.record({
+          layer: 'examples',
+          operationId: list.operationId,
+          checks: checked,
+          findings,
+          status: read.exchange.answer.status,
+          title: `reading the plants of token ${principal + 1} before the run`,
+          request: `GET ${list.path} (every page)`,
+          answer: describeAnswer(read.exchange.answer),
+          document: '200, a page of the caller’s plants',
+          replay: base,
+        })
       for (const layer of LAYERS)
         results.stop(
           layer,
-          `the plants token ${principal + 1} owns could not be read, so the run cannot leave them alone`,
+          `the plants token ${principal + 1} owns could not be read (${read.reason}), so the run cannot leave them alone`,
         )
       results.requests = subject.requests
       results.seed = seed
@@ -136,7 +142,8 @@ async function run(
     loaded,
     subject,
     results,
-    judging: judgingFor(results, options.profile),
+    judging,
+    judge,
     existing,
     idBase: 1_000_000_000_000n + BigInt(seed >>> 0) * 1000n,
     list,
@@ -189,7 +196,26 @@ async function run(
       ...(options.readOnly ? ['--read-only'] : []),
       ...(options.anyToken ? ['--any-token'] : []),
     ].join(' ')
-    const { received } = await receiver.finish(results, context.replay(runArgs))
+    const { events, document, replay, received } = await receiver.finish(context.replay(runArgs))
+    for (const event of events) {
+      const { checked, findings } = judge({
+        kind: 'event',
+        operationId: receiver.operationId,
+        problems: event.problems,
+      })
+      results.record({
+        layer: 'webhooks',
+        operationId: receiver.operationId,
+        checks: checked,
+        findings,
+        title: event.title,
+        request: event.request,
+        answer: event.answer,
+        document,
+        replay,
+      })
+    }
+    results.notes.push(receiver.retryNote())
     results.notes.push(
       `the webhook receiver took ${received} newPlant delivery(ies) for ${receiver.createsAnswered200} create(s) answered 200`,
     )
@@ -208,26 +234,33 @@ async function run(
 }
 
 /**
- * Every plant a principal owns, or the answer that kept them from being read and what is wrong with
- * it; a token the server refuses is a usage error.
+ * Every plant a principal owns, or the answer that kept them from being read (to be judged) and why;
+ * a token the server refuses is a usage error.
  */
 async function readExisting(
   subject: Subject,
   list: OperationEntry,
   principal: 0 | 1,
-): Promise<OwnedPlant[] | { answer: Answer; findings: Finding[] }> {
+  judging: Judging,
+): Promise<OwnedPlant[] | { exchange: Exchange & { answer: Answer }; reason: string }> {
   try {
     return await subject.plantsOf(list, principal)
   } catch (error) {
-    const answer = (error as { answer?: Answer }).answer
+    const { answer, address } = error as { answer?: Answer; address?: string }
     if (!answer) throw new VerifyUsageError(`token ${principal + 1}: ${(error as Error).message}`)
     if (answer.status === 401 || answer.status === 403)
       throw new VerifyUsageError(`token ${principal + 1} is not accepted: ${(error as Error).message}`)
-    const findings = judgeAnswer(list, answer)
-    if (answer.status !== 200)
-      findings.unshift(finding('status_code_conformance', `status ${answer.status}, the document says 200`))
-    if (!findings.length) findings.push(finding('response_schema_conformance', (error as Error).message))
-    return { answer, findings }
+    return {
+      exchange: {
+        kind: 'http',
+        operation: list,
+        request: { method: 'GET', path: address ?? list.path },
+        answer,
+        expected: { statuses: [200] },
+        judging,
+      },
+      reason: (error as Error).message,
+    }
   }
 }
 

@@ -3,7 +3,7 @@
 // retries of the attempts failed on purpose, and the creates whose event never came.
 import type { IncomingHttpHeaders } from 'node:http'
 import type { Webhook } from 'standardwebhooks'
-import { schemaProblems } from './judge/answer.js'
+import { schemaProblems } from './judge/schema.js'
 import { type Delivery, plantOf, type WebhookFinding, type WebhookLedger } from './webhook-deliveries.js'
 import type { WebhookSpec } from './webhook-document.js'
 import type { DeliveryFailures } from './webhook-failures.js'

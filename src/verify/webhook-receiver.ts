@@ -10,10 +10,8 @@ import { createHash } from 'node:crypto'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { Webhook } from 'standardwebhooks'
-import { findingsOf } from './checks.js'
 import type { LoadedDocument } from './document.js'
 import type { Answer, RequestSpec } from './http.js'
-import type { Results } from './report/results.js'
 import { type Delivery, type Treatment, type WebhookFinding, WebhookLedger } from './webhook-deliveries.js'
 import { newPlantWebhook, type WebhookSpec } from './webhook-document.js'
 import { DeliveryFailures, REDIRECT_PREFIX } from './webhook-failures.js'
@@ -150,27 +148,20 @@ export class WebhookReceiver {
   }
 
   /**
-   * Settles, then judges every delivery and every create against them into the verifier's results.
-   * `command` is how the run's replay starts: the receiver adds the options its failures need.
+   * Settles, then judges every delivery and every create against them: each event with what is wrong
+   * with it, the document's words for an event, and the replay of a webhook failure (`command` is how
+   * the run's replay starts: the receiver adds the options its failures need).
    */
-  async finish(results: Results, command: string): Promise<{ received: number }> {
+  async finish(
+    command: string,
+  ): Promise<{ events: WebhookFinding[]; document: string; replay: string; received: number }> {
     await this.settle()
-    const document = documentText(this.spec)
-    const replay = this.replay(command)
-    for (const judged of this.judge())
-      results.record({
-        layer: 'webhooks',
-        operationId: this.spec.operationId,
-        checks: ['webhook_conformance'],
-        findings: findingsOf('webhook_conformance', judged.problems),
-        title: judged.title,
-        request: judged.request,
-        answer: judged.answer,
-        document,
-        replay,
-      })
-    results.notes.push(this.retryNote())
-    return { received: this.ledger.deliveries.length }
+    return {
+      events: this.judge(),
+      document: documentText(this.spec),
+      replay: this.replay(command),
+      received: this.ledger.deliveries.length,
+    }
   }
 
   /**

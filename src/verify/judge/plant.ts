@@ -45,7 +45,7 @@ export const shown = (value: unknown): string => jsonText(value)
 export function plantProblem(
   operationId: string,
   answered: unknown,
-  expected: Plant | Record<string, unknown>,
+  expected: Plant | Readonly<Record<string, unknown>>,
   fields: string[],
   judging: Judging,
   optional: string[] = [],

@@ -1,5 +1,6 @@
 // The principal a stateful target's generated probes run as, kept in the oracle's state: what a probe
-// changed is undone, and a request that sets up or undoes state and gets another answer stops the layer.
+// changed is undone. A request that sets up or undoes state is told to `observe` with its answer, and
+// one whose status is not the document's is returned: the state can no longer be relied on.
 import { plantJson } from '@plant-store/core'
 import { UNKNOWN_TOKEN } from '../document-prose.js'
 import { type Answer, type Endpoint, type RequestSpec, send } from '../http.js'
@@ -8,23 +9,16 @@ import { roleOf } from './accepted-statuses.js'
 import type { Plant } from './plant.js'
 import type { State } from './state.js'
 
-/**
- * A request sent to set up or undo state (not a probe) that got another answer than the document's:
- * the answer is judged like any other, and the layer that sent it says it could not go on.
- */
-export class Housekeeping extends Error {
-  override name = 'Housekeeping'
-  constructor(
-    readonly targetName: string,
-    readonly request: RequestSpec,
-    readonly answer: Answer,
-    readonly expected: number,
-  ) {
-    super(
-      `housekeeping on the ${targetName}: ${request.method} ${request.path} answered ${answer.status} ${answer.text}, the document says ${expected}`,
-    )
-  }
+/** A request sent to set up or undo state (not a probe), its answer, and the status the document gives it. */
+export interface Housekeeping {
+  request: RequestSpec
+  answer: Answer
+  expected: number
 }
+
+/** A housekeeping request that got another status, in one line. */
+export const describeHousekeeping = (targetName: string, { request, answer, expected }: Housekeeping) =>
+  `housekeeping on the ${targetName}: ${request.method} ${request.path} answered ${answer.status} ${answer.text}, the document says ${expected}`
 
 /**
  * The principal a target's probes run as, its plants kept equal to `state`: after a probe, what it
@@ -36,6 +30,8 @@ export class Principal {
   token = ''
   /** Requests sent to set up, undo and read back, beside the probes themselves. */
   housekeeping = 0
+  /** Told of each request that sets up or undoes state, with its answer and the status the document gives it. */
+  observe: ((done: Housekeeping) => void) | undefined
 
   constructor(
     readonly target: Endpoint,
@@ -48,20 +44,29 @@ export class Principal {
     return [...this.state.values()].filter((p) => !this.existing?.has(p.id))
   }
 
-  /** A fresh principal with exactly the state's plants; `touched`, the id of the probe judged wrong. */
-  async reset(touched?: bigint): Promise<void> {
+  /**
+   * A fresh principal with exactly the state's plants; `touched`, the id of the probe judged wrong.
+   * The request that did not get the document's status, if one did not.
+   */
+  async reset(touched?: bigint): Promise<Housekeeping | undefined> {
     this.token = this.target.newToken()
-    if (!this.target.stateUrl) return
+    if (!this.target.stateUrl) return undefined
     if (this.existing) {
       const ids = new Set(this.ours().map((p) => p.id))
       if (touched !== undefined && !this.existing.has(touched)) ids.add(touched)
       for (const id of ids) await this.request('DELETE', `/plants/${id}`)
-      for (const plant of this.ours()) await this.expect('POST', '/plants', 200, plant)
-      return
+      return this.expectEach(this.ours())
     }
     // The sandbox seeds a new principal itself; the server's starts empty.
-    if (!this.target.seeded)
-      for (const plant of this.state.values()) await this.expect('POST', '/plants', 200, plant)
+    return this.target.seeded ? undefined : this.expectEach([...this.state.values()])
+  }
+
+  private async expectEach(plants: Plant[]): Promise<Housekeeping | undefined> {
+    for (const plant of plants) {
+      const wrong = await this.expect('POST', '/plants', 200, plant)
+      if (wrong) return wrong
+    }
+    return undefined
   }
 
   /** Deletes what the run created, at its end (a server under test's own plants stay). */
@@ -96,18 +101,22 @@ export class Principal {
     return { answer, readBack }
   }
 
-  /** Puts the principal's plants back as the state has them, after a probe the oracle judged. */
-  async undo(probe: Probe, status: number, judgedRight: boolean): Promise<void> {
-    if (!this.target.stateUrl) return
+  /**
+   * Puts the principal's plants back as the state has them, after a probe the oracle judged; the
+   * request that did not get the document's status, if one did not.
+   */
+  async undo(probe: Probe, status: number, judgedRight: boolean): Promise<Housekeeping | undefined> {
+    if (!this.target.stateUrl) return undefined
     if (!judgedRight) return this.reset(probe.id)
     const id = probe.id
-    if (id === undefined || status >= 300) return
+    if (id === undefined || status >= 300) return undefined
     const before = this.state.get(id)
-    if (roleOf(probe.entry) === 'create') await this.expect('DELETE', `/plants/${id}`, 204)
-    else if (probe.method === 'PUT' && before)
+    if (roleOf(probe.entry) === 'create') return this.expect('DELETE', `/plants/${id}`, 204)
+    if (probe.method === 'PUT' && before)
       // A replace's body is the plant without its id, which the path names.
-      await this.expect('PUT', `/plants/${id}`, 200, { ...before, id: undefined })
-    else if (probe.method === 'DELETE' && before) await this.expect('POST', '/plants', 200, before)
+      return this.expect('PUT', `/plants/${id}`, 200, { ...before, id: undefined })
+    if (probe.method === 'DELETE' && before) return this.expect('POST', '/plants', 200, before)
+    return undefined
   }
 
   private async request(method: string, path: string, body?: Partial<Plant>): Promise<Answer> {
@@ -130,14 +139,22 @@ export class Principal {
     )
   }
 
-  private async expect(method: string, path: string, status: number, body?: Partial<Plant>): Promise<void> {
-    const request = {
+  /** Sends a request whose status the document gives; the request, its answer and that status when it got another. */
+  private async expect(
+    method: string,
+    path: string,
+    status: number,
+    body?: Partial<Plant>,
+  ): Promise<Housekeeping | undefined> {
+    const request: RequestSpec = {
       method,
       path,
-      auth: { kind: 'principal' } as const,
+      auth: { kind: 'principal' },
       ...(body === undefined ? {} : { contentType: 'application/json', body: plantJson(body) }),
     }
     const answer = await this.request(method, path, body)
-    if (answer.status !== status) throw new Housekeeping(this.target.name, request, answer, status)
+    const done = { request, answer, expected: status }
+    this.observe?.(done)
+    return answer.status === status ? undefined : done
   }
 }

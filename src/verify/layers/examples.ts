@@ -3,21 +3,21 @@
 // Examples a server cannot be made to give on demand (429, 500, 503, 507, and 408, which waits on the
 // server's own headers timeout) are reported as not exercised.
 import type { GivenPlant } from '@plant-store/core'
-import { type CheckName, type Finding, finding } from '../checks.js'
+import type { HttpExchange } from '../checks/exchange.js'
 import type { Context } from '../context.js'
 import { UNKNOWN_TOKEN } from '../document-prose.js'
 import { parseExact } from '../exact-json.js'
-import { type Answer, describeAnswer, describeRequest, type RequestSpec } from '../http.js'
+import { describeAnswer, describeRequest, type RequestSpec } from '../http.js'
 import { roleOf } from '../judge/accepted-statuses.js'
-import { judgeAnswer } from '../judge/answer.js'
-import { pagesAfter } from '../judge/links.js'
-import { answerOptions } from '../judge/plant.js'
-import { showsExample } from '../judge/profile.js'
+import { mergeVerdicts, type Verdict } from '../judge/judge.js'
+import { listingOf, pageSizeOf } from '../judge/listing.js'
+import { PLANT_FIELDS } from '../judge/plant.js'
 import { type State, stateOf } from '../judge/state.js'
 import { parametersOf } from '../report/coverage.js'
 import type { ExampleCase } from '../requests/cases.js'
 import { exampleCases } from '../requests/examples.js'
 import { fieldsOf } from '../sequences/api.js'
+import { followLinks } from './follow-links.js'
 
 const ON_DEMAND_ONLY = new Set(['over-rate-limit', 'store-down', 'fault', 'stalled'])
 
@@ -42,20 +42,6 @@ export function authorizationOf(ctx: Context, request: RequestSpec, principal: 0
     case 'none':
       return undefined
   }
-}
-
-/** The checks an answer of this operation and status is judged by. */
-export function checksFor(entry: ExampleCase['entry'], status: number, extra: CheckName[] = []): CheckName[] {
-  return [
-    'status_code_conformance',
-    'content_type_conformance',
-    'response_schema_conformance',
-    'response_headers_conformance',
-    ...(status >= 400 ? (['error_code_conformance'] as const) : []),
-    ...(status === 401 ? (['www_authenticate_on_401'] as const) : []),
-    ...(roleOf(entry) === 'list' && status < 300 ? (['link_conformance'] as const) : []),
-    ...extra,
-  ]
 }
 
 export async function runExamples(ctx: Context): Promise<void> {
@@ -92,55 +78,41 @@ export async function runExamples(ctx: Context): Promise<void> {
     }
     const replay = ctx.replay(`--only examples --case '${c.id}'`)
     try {
-      const setup = await given(ctx, c)
-      if (setup) {
-        results.record({
-          layer: 'examples',
-          operationId: setup.operationId,
-          checks: ['status_code_conformance'],
-          findings: [finding('status_code_conformance', setup.problem)],
-          status: setup.answer.status,
-          title: `${c.id}, creating its x-given-plants`,
-          request: setup.request,
-          answer: describeAnswer(setup.answer),
-          document: '200: the plant is created',
-          replay,
-        })
-        continue
-      }
+      if (!(await given(ctx, c, replay))) continue
       const answer = await subject.send(subject.baseUrl, c.request, authorizationOf(ctx, c.request, 0))
-      const findings: Finding[] = []
-      if (answer.status !== c.status)
-        findings.push(
-          finding('status_code_conformance', `status ${answer.status}, the document says ${c.status}`),
-        )
-      findings.push(
-        ...judgeAnswer(c.entry, answer, {
-          // The headers the example's status must carry; another status is judged by its own response.
-          requiredHeaders: answer.status === c.status ? c.requiredHeaders : [],
-          ...answerOptions(ctx.judging),
-        }),
-      )
       const compareBody = c.status < 300 && c.body !== undefined
-      const body = answer.isJson ? parseExact(answer.text) : undefined
-      if (compareBody && answer.status === c.status && answer.isJson) {
-        if (!showsExample(c.body?.value, body))
-          findings.push(
-            finding(
-              'example_conformance',
-              `the body does not show what the example’s response shows: ${JSON.stringify(c.body?.value)}`,
-            ),
-          )
-        noteUndocumented(ctx, c.entry, c.status, body)
+      const list = roleOf(c.entry) === 'list' && c.status < 300
+      const query = Object.fromEntries(new URL(c.request.path, 'http://x').searchParams)
+      // The listing an example's page belongs to: the example's own plants, which its Link leads through.
+      const state: State = stateOf(c.givenPlants as unknown as GivenPlant[])
+      const exchange: HttpExchange = {
+        kind: 'http',
+        operation: c.entry,
+        request: c.request,
+        answer,
+        expected: { statuses: [c.status] },
+        judging: ctx.judging,
+        requiredHeaders: c.requiredHeaders,
+        ...(compareBody ? { example: { status: c.status, body: c.body?.value } } : {}),
+        ...(list ? { page: pageOf(state, query, 1, []) } : {}),
       }
+      if (compareBody && answer.status === c.status && answer.isJson)
+        noteUndocumented(ctx, c.entry, c.status, parseExact(answer.text))
+      const first = { exchange, verdict: ctx.judge(exchange) }
       // A page of the example's plants: every page after it is followed and judged too.
-      if (roleOf(c.entry) === 'list' && answer.status === c.status && c.status < 300 && answer.isJson)
-        findings.push(...(await followPages(ctx, c, answer)))
+      const verdict =
+        list && answer.status === c.status
+          ? mergeVerdicts(
+              await followLinks(first, (address, number, listed) =>
+                nextPage(ctx, c, state, query, address, number, listed),
+              ),
+            )
+          : first.verdict
       results.record({
         layer: 'examples',
         operationId: c.entry.operationId,
-        checks: checksFor(c.entry, c.status, compareBody ? ['example_conformance'] : []),
-        findings,
+        checks: verdict.checked,
+        findings: verdict.findings,
         parameters: parametersOf(c.entry, c.request),
         status: answer.status,
         title: c.example,
@@ -180,27 +152,43 @@ export function noteUndocumented(
         if (!fields.has(key)) ctx.judging.undocumented?.(entry.operationId, key)
 }
 
-/**
- * Follows a list example's Link to its end: each further page holds the next of the example's
- * plants (those the filter keeps, in ascending order of id), with Link exactly when more follow.
- */
-async function followPages(ctx: Context, c: ExampleCase, first: Answer): Promise<Finding[]> {
-  const query = Object.fromEntries(new URL(c.request.path, 'http://x').searchParams)
-  const state: State = stateOf(c.givenPlants as unknown as GivenPlant[])
-  return pagesAfter(c.entry.operationId, c.request.path, query, state, first, ctx.judging, (path) =>
-    ctx.subject.send(
-      ctx.subject.baseUrl,
-      { method: 'GET', path, auth: { kind: 'principal' } },
-      ctx.subject.authorization(0),
-    ),
-  )
-}
+/** A page of an example's listing: the example's plants past those listed on earlier pages. */
+const pageOf = (state: State, query: Record<string, string>, number: number, listed: bigint[]) => ({
+  number,
+  plants: listingOf(state, query, listed.at(-1)),
+  limit: pageSizeOf(query),
+  fields: PLANT_FIELDS,
+  listed,
+})
 
-/** Creates the case's x-given-plants; the failing create, if one fails. */
-async function given(
+/** The page a list example's Link leads to, judged against the example's plants. */
+async function nextPage(
   ctx: Context,
   c: ExampleCase,
-): Promise<{ operationId: string; problem: string; request: string; answer: Answer } | undefined> {
+  state: State,
+  query: Record<string, string>,
+  address: string,
+  number: number,
+  listed: bigint[],
+): Promise<{ exchange: HttpExchange; verdict: Verdict }> {
+  const request: RequestSpec = { method: 'GET', path: address, auth: { kind: 'principal' } }
+  const answer = await ctx.subject.send(ctx.subject.baseUrl, request, ctx.subject.authorization(0))
+  const exchange: HttpExchange = {
+    kind: 'http',
+    operation: c.entry,
+    request,
+    answer,
+    judging: ctx.judging,
+    page: pageOf(state, query, number, listed),
+  }
+  return { exchange, verdict: ctx.judge(exchange) }
+}
+
+/**
+ * Creates the case's x-given-plants, each answer judged (a failing one reported); false when one was
+ * not created, and the case cannot be run.
+ */
+async function given(ctx: Context, c: ExampleCase, replay: string): Promise<boolean> {
   const create = ctx.loaded.operations.find((e) => roleOf(e) === 'create')
   for (const plant of c.givenPlants) {
     const request: RequestSpec = {
@@ -211,13 +199,29 @@ async function given(
       body: JSON.stringify(plant),
     }
     const answer = await ctx.subject.send(ctx.subject.baseUrl, request, ctx.subject.authorization(0))
-    if (answer.status !== 200)
-      return {
-        operationId: create?.operationId ?? 'createPlant',
-        problem: `status ${answer.status}, the document says 200 (creating the plant the example assumes)`,
+    const { checked, findings } = ctx.judge({
+      kind: 'http',
+      operation: create,
+      request,
+      answer,
+      expected: { statuses: [200], why: '(creating the plant the example assumes)' },
+      judging: ctx.judging,
+    })
+    // A set-up answer counts where it fails: the cases are the example's own request.
+    if (findings.length)
+      ctx.results.record({
+        layer: 'examples',
+        operationId: create?.operationId ?? `POST ${request.path}`,
+        checks: checked,
+        findings,
+        status: answer.status,
+        title: `${c.id}, creating its x-given-plants`,
         request: describeRequest(request),
-        answer,
-      }
+        answer: describeAnswer(answer),
+        document: '200: the plant is created',
+        replay,
+      })
+    if (answer.status !== 200) return false
   }
-  return undefined
+  return true
 }

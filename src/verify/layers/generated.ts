@@ -4,20 +4,22 @@
 // create read back digit for digit. What a request changed is undone before the next.
 import { BODY_LIMIT, givenPlants, pickPlant } from '@plant-store/core'
 import fc from 'fast-check'
-import { type CheckName, finding } from '../checks.js'
+import type { HttpExchange } from '../checks/exchange.js'
 import type { Context } from '../context.js'
 import type { OperationEntry } from '../document.js'
-import { describeAnswer, describeRequest } from '../http.js'
+import { rethrowTeamCode } from '../errors.js'
+import { describeAnswer, describeRequest, type RequestSpec } from '../http.js'
 import { roleOf } from '../judge/accepted-statuses.js'
-import { pagesAfter } from '../judge/links.js'
-import { judge, readBackFindings } from '../judge/listing.js'
-import type { Plant as ProbePlant } from '../judge/plant.js'
-import { Housekeeping, Principal } from '../judge/principal.js'
+import { mergeVerdicts } from '../judge/judge.js'
+import { listingOf, pageSizeOf } from '../judge/listing.js'
+import { PLANT_FIELDS, type Plant as ProbePlant } from '../judge/plant.js'
+import { type Housekeeping, Principal } from '../judge/principal.js'
+import { probeExchange } from '../judge/probe.js'
 import type { State } from '../judge/state.js'
 import { parametersOf } from '../report/coverage.js'
 import { coverageProbes } from '../requests/coverage-phase.js'
 import { describeProbe, type Probe, probeArbitrary, requestOf } from '../requests/generated.js'
-import { checksFor } from './examples.js'
+import { followLinks } from './follow-links.js'
 
 /** The document's operation a request goes to, by its method and path. */
 export function operationFor(ctx: Context, method: string, path: string): OperationEntry | undefined {
@@ -67,9 +69,9 @@ export async function runGenerated(ctx: Context): Promise<void> {
     i < 0
       ? ctx.replay(`--only generated --seed ${options.seed} --requests 1`)
       : ctx.replay(`--only generated --seed ${options.seed} --requests ${options.requests} --case ${i + 1}`)
+  const keeping = housekeeper(ctx, principal)
   if (!options.readOnly) {
-    if (!(await housekeeping(ctx, 'setting up the caller’s plants', replayOf(-1), () => principal.reset())))
-      return
+    if (!(await keeping('setting up the caller’s plants', replayOf(-1), () => principal.reset()))) return
   } else principal.token = ctx.subject.tokens[0]
   // The deterministic coverage phase first (every keyword's boundary and one violation of each, for
   // every parameter and body field), then the random requests.
@@ -99,53 +101,54 @@ export async function runGenerated(ctx: Context): Promise<void> {
       }
       ctx.progress(`generated ${i + 1}/${probes.length}`)
       const { answer, readBack } = await principal.send(probe)
-      const verdict = judge(probe, state, answer, true, judging)
-      if (readBack && verdict.findings.length === 0)
-        verdict.findings.push(...readBackFindings(probe, readBack, judging))
-      const role = roleOf(probe.entry)
+      const exchange = probeExchange(probe, state, answer, { stateful: true, judging, readBack })
+      const first = { exchange, verdict: ctx.judge(exchange) }
       // Every listing is followed through its Link to its end, filtered or not.
-      if (role === 'list' && verdict.findings.length === 0 && answer.status === 200)
-        verdict.findings.push(
-          ...(await pagesAfter(
-            probe.entry.operationId,
-            probe.path,
-            probe.query,
-            state,
-            answer,
-            judging,
-            (path) =>
-              ctx.subject.send(
-                ctx.subject.baseUrl,
-                { method: 'GET', path, auth: { kind: 'principal' } },
-                `Bearer ${principal.token}`,
-              ),
-          )),
-        )
-      const extra: CheckName[] = verdict.expected < 300 && role !== 'other' ? ['store_conformance'] : []
-      if (role === 'create' && verdict.expected < 300) extra.push('create_read_back')
-      if (!probe.defect) extra.push('positive_data_acceptance')
+      const verdict =
+        roleOf(probe.entry) === 'list' && answer.status === 200
+          ? mergeVerdicts(
+              await followLinks(first, async (address, number, listed) => {
+                const request: RequestSpec = { method: 'GET', path: address, auth: { kind: 'principal' } }
+                const page: HttpExchange = {
+                  kind: 'http',
+                  operation: probe.entry,
+                  request,
+                  answer: await ctx.subject.send(ctx.subject.baseUrl, request, `Bearer ${principal.token}`),
+                  judging,
+                  page: {
+                    number,
+                    plants: listingOf(state, probe.query, listed.at(-1)),
+                    limit: pageSizeOf(probe.query),
+                    fields: PLANT_FIELDS,
+                    listed,
+                  },
+                }
+                return { exchange: page, verdict: ctx.judge(page) }
+              }),
+            )
+          : first.verdict
       results.record({
         layer: 'generated',
         operationId: probe.entry.operationId,
-        checks: checksFor(probe.entry, verdict.expected, extra),
+        checks: verdict.checked,
         findings: verdict.findings,
         parameters: parametersOf(probe.entry, requestOf(probe)),
         status: answer.status,
         title: `request ${i + 1}${probe.covers ? ` (coverage: ${probe.covers})` : ''}, ${probe.defect ?? 'valid'}${probe.features.length ? ` (${probe.features.join(', ')})` : ''}`,
         request: describeProbe(probe),
         answer: describeAnswer(answer),
-        document: verdict.accepted.join(' or '),
+        document: (exchange.expected?.statuses ?? []).join(' or '),
         replay: replayOf(i),
       })
       if (options.readOnly) continue
-      const undone = await housekeeping(ctx, `undoing request ${i + 1}`, replayOf(i), () =>
+      const undone = await keeping(`undoing request ${i + 1}`, replayOf(i), () =>
         principal.undo(probe, answer.status, verdict.findings.length === 0),
       )
       // The principal is brought back to the state before the next request; if even that fails, the
       // layer cannot go on.
       if (
         !undone &&
-        !(await housekeeping(ctx, `restoring the caller’s plants after request ${i + 1}`, replayOf(i), () =>
+        !(await keeping(`restoring the caller’s plants after request ${i + 1}`, replayOf(i), () =>
           principal.reset(probe.id),
         ))
       )
@@ -153,7 +156,10 @@ export async function runGenerated(ctx: Context): Promise<void> {
     }
   } finally {
     if (!options.readOnly && !options.keep)
-      await housekeeping(ctx, 'deleting the run’s plants', replayOf(-1), () => principal.clear())
+      await keeping('deleting the run’s plants', replayOf(-1), async () => {
+        await principal.clear()
+        return undefined
+      })
   }
   if (skipped)
     results.notes.push(
@@ -163,42 +169,44 @@ export async function runGenerated(ctx: Context): Promise<void> {
 }
 
 /**
- * Runs requests that set up or undo state. An answer the document does not give them is judged and
+ * Runs requests that set up or undo state, each answer judged: one the document does not give them is
  * reported like any other (never a crash), and the layer is told it cannot rely on the state: false.
  */
-export async function housekeeping(
-  ctx: Context,
-  what: string,
-  replay: string,
-  work: () => Promise<void>,
-): Promise<boolean> {
-  try {
-    await work()
-    return true
-  } catch (error) {
-    if (!(error instanceof Housekeeping)) {
+function housekeeper(ctx: Context, principal: Principal) {
+  let doing = { what: '', replay: '' }
+  principal.observe = ({ request, answer, expected }: Housekeeping) => {
+    const exchange: HttpExchange = {
+      kind: 'http',
+      operation: operationFor(ctx, request.method, request.path),
+      request,
+      answer,
+      expected: { statuses: [expected], why: `(${doing.what})` },
+      judging: ctx.judging,
+    }
+    const { checked, findings } = ctx.judge(exchange)
+    // A housekeeping answer counts where it fails: the cases are the generated requests.
+    if (findings.length)
+      ctx.results.record({
+        layer: 'generated',
+        operationId: exchange.operation?.operationId ?? `${request.method} ${request.path}`,
+        checks: checked,
+        findings,
+        status: answer.status,
+        title: doing.what,
+        request: describeRequest(request),
+        answer: describeAnswer(answer),
+        document: String(expected),
+        replay: doing.replay,
+      })
+  }
+  return async (what: string, replay: string, work: () => Promise<Housekeeping | undefined>) => {
+    doing = { what, replay }
+    try {
+      return (await work()) === undefined
+    } catch (error) {
+      rethrowTeamCode(error)
       ctx.results.stop('generated', `${what}: ${(error as Error).message}`)
       return false
     }
-    const { request, answer, expected } = error
-    ctx.results.record({
-      layer: 'generated',
-      operationId:
-        operationFor(ctx, request.method, request.path)?.operationId ?? `${request.method} ${request.path}`,
-      checks: ['status_code_conformance'],
-      findings: [
-        finding(
-          'status_code_conformance',
-          `status ${answer.status}, the document says ${expected} (${what})`,
-        ),
-      ],
-      status: answer.status,
-      title: what,
-      request: describeRequest(request),
-      answer: describeAnswer(answer),
-      document: String(expected),
-      replay,
-    })
-    return false
   }
 }

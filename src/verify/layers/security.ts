@@ -3,17 +3,15 @@
 // plants: the second principal must get 404 for the first's plant, never see it in its list, and
 // leave it as it was whatever it sends.
 
-import { type Finding, finding } from '../checks.js'
+import type { HttpExchange } from '../checks/exchange.js'
 import type { Context } from '../context.js'
 import { canonical, parseExact } from '../exact-json.js'
 import { type Answer, describeAnswer, describeRequest, type RequestSpec } from '../http.js'
 import { roleOf } from '../judge/accepted-statuses.js'
-import { judgeAnswer, judgeErrorAnswer } from '../judge/answer.js'
-import { answerOptions } from '../judge/plant.js'
 import { parametersOf } from '../report/coverage.js'
 import { baseExampleName, requestFor } from '../requests/cases.js'
 import { generatedCases } from '../requests/negative.js'
-import { authorizationOf, checksFor } from './examples.js'
+import { authorizationOf } from './examples.js'
 
 export async function runSecurity(ctx: Context): Promise<void> {
   const { subject, results, options, loaded } = ctx
@@ -38,19 +36,19 @@ export async function runSecurity(ctx: Context): Promise<void> {
     if (!entry) continue
     ctx.progress(`security ${i + 1}/${chosen.length}: ${c.id}`)
     const answer = await subject.send(subject.baseUrl, c.request, authorizationOf(ctx, c.request, 0))
-    const findings: Finding[] = []
-    if (answer.status !== 401)
-      findings.push(finding('status_code_conformance', `status ${answer.status}, the document says 401`))
-    findings.push(
-      ...judgeAnswer(entry, answer, {
-        requiredHeaders: ['www-authenticate'],
-        ...answerOptions(ctx.judging),
-      }),
-    )
+    const { checked, findings } = ctx.judge({
+      kind: 'http',
+      operation: entry,
+      request: c.request,
+      answer,
+      expected: { statuses: [401] },
+      requiredHeaders: ['www-authenticate'],
+      judging: ctx.judging,
+    })
     results.record({
       layer: 'security',
       operationId: entry.operationId,
-      checks: checksFor(entry, 401),
+      checks: checked,
       findings,
       parameters: parametersOf(entry, c.request),
       status: answer.status,
@@ -104,7 +102,8 @@ async function crossPrincipal(ctx: Context): Promise<void> {
       { method: 'GET', path: itemPath(read.path), auth: { kind: 'principal' } },
       subject.authorization(0),
     )
-  const before = parseExact((await readFirst()).text)
+  const before = canonical(parseExact((await readFirst()).text))
+  const first = 'the first principal'
   try {
     const ops = loaded.operations.filter(
       (e) => e.secured && (roleOf(e) === 'item' || roleOf(e) === 'list' || roleOf(e) === 'create'),
@@ -133,37 +132,33 @@ async function crossPrincipal(ctx: Context): Promise<void> {
         expected = 404
       }
       const answer = await subject.send(subject.baseUrl, request, subject.authorization(1))
-      const findings: Finding[] = []
-      if (answer.status !== expected)
-        findings.push(
-          finding(
-            expected === 404 && answer.status < 300 ? 'principal_isolation' : 'status_code_conformance',
-            `status ${answer.status}, the document says ${expected}: the other principal's plant ${id} is not the caller's`,
-          ),
-        )
-      findings.push(...judgeAnswer(entry, answer, answerOptions(ctx.judging)))
-      if (role === 'list' && answer.status === 200) {
-        const all = ctx.list ? await subject.plantsOf(ctx.list, 1) : []
-        if (all.some((p) => p.id === id && !theirs.has(id)))
-          findings.push(
-            finding(
-              'principal_isolation',
-              `the second principal's list shows plant ${id}, the other principal's: isolation between principals is broken`,
-            ),
-          )
+      const listing =
+        role === 'list' && answer.status === 200 && ctx.list
+          ? (await subject.plantsOf(ctx.list, 1)).map((p) => p.id)
+          : undefined
+      const own = new Set([...theirs].map(String))
+      if (role === 'create') own.add(String(id))
+      const exchange: HttpExchange = {
+        kind: 'http',
+        operation: entry,
+        request,
+        answer,
+        expected: { statuses: [expected] },
+        judging: ctx.judging,
+        isolation: {
+          others: new Map([[String(id), first]]),
+          own,
+          caller: 'the second principal',
+          ...(role === 'item' ? { named: id } : {}),
+          ...(listing ? { listing } : {}),
+          untouched: { id, before, after: await readFirst() },
+        },
       }
-      const after = await readFirst()
-      if (after.status !== 200 || canonical(parseExact(after.text)) !== canonical(before))
-        findings.push(
-          finding(
-            'principal_isolation',
-            `after the second principal's ${request.method}, the first principal's plant ${id} reads ${describeAnswer(after)}: the other principal changed it`,
-          ),
-        )
+      const { checked, findings } = ctx.judge(exchange)
       results.record({
         layer: 'security',
         operationId: entry.operationId,
-        checks: [...checksFor(entry, expected), 'principal_isolation'],
+        checks: checked,
         findings,
         parameters: parametersOf(entry, request),
         status: answer.status,
@@ -210,30 +205,30 @@ async function otherMethods(ctx: Context): Promise<void> {
     const concrete = path.replace(/\{[^}]+\}/g, String(ctx.idBase + 1n))
     const request: RequestSpec = { method: 'PATCH', path: concrete, auth: { kind: 'principal' } }
     const answer = await subject.send(subject.baseUrl, request, subject.authorization(0))
-    const findings: Finding[] = []
-    if (answer.status < 400)
-      findings.push(
-        finding(
-          'status_code_conformance',
-          `status ${answer.status}: PATCH is not an operation of ${path}, the store must refuse it`,
-        ),
-      )
-    else if (answer.text !== '') findings.push(...judgeErrorAnswer(errorSchema, answer))
     const allowed = operations.map((e) => e.method.toUpperCase())
     if (answer.status !== 405 || answer.headers.allow === undefined)
       results.warn(
         `recommendation not followed: a method a path does not take is answered 405 with Allow (RFC 9110, section 15.5.6); PATCH ${path} got ${answer.status}${answer.status === 405 ? ' without Allow' : ''} (the path takes ${allowed.join(', ')})`,
         `other-method\t${path}`,
       )
+    const { checked, findings } = ctx.judge({
+      kind: 'http',
+      operation: undefined,
+      request,
+      answer,
+      expected: {
+        statuses: REFUSALS,
+        says: 'a refusal (4xx or 5xx)',
+        why: `(PATCH is not an operation of ${path})`,
+        bodyOptional: true,
+      },
+      errorSchema,
+      judging: ctx.judging,
+    })
     results.record({
       layer: 'security',
       operationId: first.operationId,
-      checks: [
-        'status_code_conformance',
-        'content_type_conformance',
-        'response_schema_conformance',
-        'error_code_conformance',
-      ],
+      checks: checked,
       findings,
       title: `a method ${path} does not take (PATCH)`,
       request: describeRequest(request),
@@ -243,3 +238,6 @@ async function otherMethods(ctx: Context): Promise<void> {
     })
   }
 }
+
+/** Every status a refusal may have: any 4xx or 5xx. */
+const REFUSALS = Array.from({ length: 200 }, (_, i) => 400 + i)

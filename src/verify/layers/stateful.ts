@@ -2,7 +2,7 @@
 // from the plants they already own, keys come from the run's own range, and after each sequence only
 // the plants the run created are deleted.
 
-import { type CheckName, finding } from '../checks.js'
+import type { Exchange } from '../checks/exchange.js'
 import type { Context } from '../context.js'
 import type { Endpoint } from '../http.js'
 import { parametersOf } from '../report/coverage.js'
@@ -58,6 +58,17 @@ export async function runStateful(ctx: Context): Promise<void> {
     ),
   })
   const counts = new RequestCounts()
+  // The checks that judged each operation's answers, across every sequence: its one row each.
+  const checkedBy = new Map<string, Set<string>>()
+  const judge = (exchange: Exchange) => {
+    const verdict = ctx.judge(exchange)
+    if (exchange.kind === 'http' && exchange.operation) {
+      const checked = checkedBy.get(exchange.operation.operationId) ?? new Set()
+      for (const name of verdict.checked) checked.add(name)
+      checkedBy.set(exchange.operation.operationId, checked)
+    }
+    return verdict
+  }
   ctx.progress(`stateful: ${options.sequences} sequences`)
   const result = await runTarget({
     target: carrying(ctx),
@@ -76,29 +87,20 @@ export async function runStateful(ctx: Context): Promise<void> {
     },
     ...(options.path === undefined ? {} : { path: options.path }),
     ...(options.replayPath === undefined ? {} : { replayPath: options.replayPath }),
+    judge,
     replay: (seed, path, replayPath) =>
       ctx.replay(
         `--only stateful --seed ${seed} --sequences ${options.sequences} --path ${path}${replayPath ? ` --replay-path '${replayPath}'` : ''}`,
       ),
   })
   // Each operation the sequences sent is counted once, with the failure where one came.
-  const failedOn = result.message ? /^(\w+) as p\d/.exec(result.message)?.[1] : undefined
   const operations = new Set([...counts.rows.keys()].map((key) => key.split('\t')[1] ?? ''))
-  const checks: CheckName[] = [
-    'status_code_conformance',
-    'response_schema_conformance',
-    'store_conformance',
-    'principal_isolation',
-  ]
-  if (result.failed && !result.check)
+  if (result.failed && !result.findings)
     results.stop(
       'stateful',
       `a sequence could not be judged: ${result.message ?? 'no message'}\n${result.report ?? ''}`,
     )
   for (const operationId of operations) {
-    const failed =
-      result.check !== undefined &&
-      (operationId === failedOn || (!failedOn && operationId === [...operations][0]))
     const statuses = [...counts.rows.keys()]
       .filter((k) => k.split('\t')[1] === operationId)
       .map((k) => Number(k.split('\t')[3]))
@@ -106,11 +108,8 @@ export async function runStateful(ctx: Context): Promise<void> {
     results.record({
       layer: 'stateful',
       operationId,
-      checks: [
-        ...checks,
-        ...(operationId === api.list?.entry.operationId ? (['link_conformance'] as const) : []),
-      ],
-      findings: failed && result.check && result.message ? [finding(result.check, result.message)] : [],
+      checks: [...(checkedBy.get(operationId) ?? [])],
+      findings: operationId === result.operationId ? (result.findings ?? []) : [],
       title: `sequences (seed ${result.seed})`,
       request: 'the shrunk sequence below',
       answer: result.report ?? '',

@@ -3,7 +3,7 @@
 // the coverage; then operations × checks coloured passed, failed or not judged; the statuses and
 // parameters each operation had exercised; each distinct failure expandable with its request,
 // answer, what the document says and its replay command; warnings and notes.
-import { CHECKS, type CheckName } from '../checks.js'
+import type { CheckName } from '../checks/check.js'
 import { type Coverage, formatPercent, type OperationCoverage } from './coverage-summary.js'
 import type { ReportContext } from './json.js'
 import { type Failure, headline, type Results } from './results.js'
@@ -113,12 +113,12 @@ function checkCell(operation: OperationCoverage, check: CheckName): string {
 }
 
 /** One row per check, one column per operation: a document has fewer operations than checks. */
-function matrix(coverage: Coverage, checks: CheckName[]): string {
+function matrix(coverage: Coverage, checks: CheckName[], describe: (check: CheckName) => string): string {
   const head = coverage.operations.map((o) => `<th class="op" scope="col">${h(o.operationId)}</th>`).join('')
   const rows = checks
     .map(
       (c) =>
-        `<tr><th scope="row" class="check"><span class="mono">${h(c)}</span><small>${h(CHECKS[c])}</small></th>${coverage.operations.map((o) => checkCell(o, c)).join('')}</tr>`,
+        `<tr><th scope="row" class="check"><span class="mono">${h(c)}</span><small>${h(describe(c))}</small></th>${coverage.operations.map((o) => checkCell(o, c)).join('')}</tr>`,
     )
     .join('\n')
   return `<div class="legend"><span><i class="swatch" style="background:var(--pass-bg)"></i>✓ n: judged n times, never broken</span><span><i class="swatch" style="background:var(--fail-bg)"></i>✗ f/n: broken by f of n answers</span><span><i class="swatch"></i>· not judged (the check does not apply, or no answer reached it)</span></div>
@@ -235,7 +235,7 @@ ${stopped}
 <nav>${sections.map(([id, label]) => `<a href="#${id}">${h(label ?? '')}</a>`).join('')}</nav>
 </header>
 <section id="checks"><h2>Checks by operation</h2>
-${matrix(coverage, checks)}
+${matrix(coverage, checks, (check) => results.description(check))}
 </section>
 <section id="coverage"><h2>Coverage: ${h(formatPercent(coverage.percent))}</h2>
 ${coverageTable(coverage)}

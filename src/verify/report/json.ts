@@ -1,5 +1,5 @@
 // The whole result of a run as one JSON document, for tools: what --json writes.
-import type { CheckName } from '../checks.js'
+import type { CheckName } from '../checks/check.js'
 import type { Coverage } from './coverage-summary.js'
 import type { Failure, Results, Source } from './results.js'
 

@@ -2,7 +2,7 @@
 // promise; each failure with its request, answer, what the document says and a replay command; the
 // documented responses never seen; the parameters judged requests carried; and the report as a
 // table, Markdown and JUnit XML (JSON and HTML in json.ts and html.ts).
-import type { CheckName, Finding } from '../checks.js'
+import type { CheckName, Finding } from '../checks/check.js'
 import { type Coverage, coverageMarkdown } from './coverage-summary.js'
 
 export type Layer = 'examples' | 'generated' | 'stateful' | 'security'
@@ -26,7 +26,7 @@ export interface Failure {
 export interface Judged {
   layer: Source
   operationId: string
-  /** The checks this answer was judged by. */
+  /** The checks that judged this answer (the judge's verdict), found something or not. */
   checks: CheckName[]
   /** What the checks found, each with the check that found it. */
   findings: Finding[]
@@ -73,10 +73,22 @@ export class Results {
   seed = 0
   startedAt = Date.now()
 
+  /** The names of the checks the run judges by, in the order reports list them. */
+  readonly selected: ReadonlySet<CheckName>
+  private readonly descriptions: ReadonlyMap<CheckName, string>
+
   constructor(
     readonly operations: { operationId: string; statuses: number[] }[],
-    readonly selected: ReadonlySet<CheckName>,
-  ) {}
+    checks: readonly { name: CheckName; description: string }[],
+  ) {
+    this.selected = new Set(checks.map((c) => c.name))
+    this.descriptions = new Map(checks.map((c) => [c.name, c.description]))
+  }
+
+  /** A check's promise, in one line. */
+  description(check: CheckName): string {
+    return this.descriptions.get(check) ?? ''
+  }
 
   private cell(operationId: string, check: CheckName) {
     const key = `${operationId}\t${check}`
@@ -120,9 +132,7 @@ export class Results {
     for (const { check, message } of judged.findings)
       byCheck.set(check, [...(byCheck.get(check) ?? []), message])
     const added: Failure[] = []
-    const checks = new Set([...judged.checks, ...byCheck.keys()])
-    for (const check of checks) {
-      if (!this.selected.has(check)) continue
+    for (const check of new Set([...judged.checks, ...byCheck.keys()])) {
       const problems = byCheck.get(check)
       const cell = this.cell(judged.operationId, check)
       if (!problems) {

@@ -7,8 +7,8 @@ import type { RequestSpec } from '../http.js'
 import { type Api, type LinkedOperation, SMALL_PAGES } from './api.js'
 import { keyArbitrary, valueArbitrary } from './arbitraries.js'
 import { atPointer } from './json-pointer.js'
+import { judgeCommand } from './judged.js'
 import { walkList } from './list-walk.js'
-import { verify } from './mismatch.js'
 import type { Phase, Real } from './real.js'
 import {
   expectCreate,
@@ -47,13 +47,13 @@ export class CreateCommand implements Command {
       auth: { kind: 'principal' },
     }
     const answer = await real.send(principal, api.create.entry, request, 'command')
-    verify(api, model, principal, api.create.entry, answer, expected, api.create.answerFields)
+    const key = this.body[api.keyField] as bigint
+    const sent = { entry: api.create.entry, request, answer, key, creates: true }
+    judgeCommand(api, model, principal, real, sent, expected, api.create.answerFields)
     expected.apply?.()
     // A 409 changes nothing: the plant already there reads back as the model holds it.
-    if (expected.status === TAKEN && api.read) {
-      const key = this.body[api.keyField] as bigint
+    if (expected.status === TAKEN && api.read)
       await followLink(api, api.read, model, real, principal, key, undefined, 'read-back')
-    }
   }
   toString = () => `${this.api.create.entry.operationId}(p${this.principal}, ${jsonText(this.body)})`
 }
@@ -102,7 +102,7 @@ async function followLink(
     ...(body === undefined ? {} : { contentType: 'application/json', body: jsonText(body) }),
   }
   const answer = await real.send(principal, entry, request, phase)
-  verify(api, model, principal, entry, answer, expected, linked.answerFields)
+  judgeCommand(api, model, principal, real, { entry, request, answer, key }, expected, linked.answerFields)
   expected.apply?.()
 }
 

@@ -1,21 +1,12 @@
-// The list as a sequence reads it: every page through Link, checked against the model's plants.
-import { nextAddress } from '@plant-store/core'
-import { canonical, jsonText, parseExact } from '../exact-json.js'
-import type { Answer } from '../http.js'
-import { judgeAnswer } from '../judge/answer.js'
-import { linkLeaves, resolveLink, shownAddress } from '../judge/links.js'
-import { answerOptions, EXACT, plantProblem } from '../judge/plant.js'
+// The list as a sequence reads it: every page through Link, each judged against the model's plants.
+import type { HttpExchange, PageView } from '../checks/exchange.js'
+import type { RequestSpec } from '../http.js'
+import { EXACT } from '../judge/plant.js'
+import { followLinks, type JudgedPage } from '../layers/follow-links.js'
 import type { Api } from './api.js'
-import { isolationOr, Mismatch, mismatchOf } from './mismatch.js'
+import { isolationOf, judged } from './judged.js'
 import type { Phase, Real } from './real.js'
-import {
-  expectList,
-  keyText,
-  ownerHint,
-  type Plant,
-  type PrincipalModel,
-  type StoreModel,
-} from './store-model.js'
+import { expectList, type Plant, type PrincipalModel, type StoreModel } from './store-model.js'
 
 export function project(plant: Plant, fields: string[]): Plant {
   const shown: Plant = {}
@@ -23,11 +14,10 @@ export function project(plant: Plant, fields: string[]): Plant {
   return shown
 }
 
-const MAX_PAGES = 200
-
 /**
- * Walks the list through every page and checks it against the model: each page at most `limit`
- * plants, ascending ids with no gap and no repeat, and a Link exactly when more plants follow.
+ * Walks the list through every page and judges each against the model: at most `limit` plants a
+ * page, the model's next plants in ascending order of id with no gap and no repeat, and a Link exactly
+ * when more plants follow. Throws at the first page with anything wrong.
  */
 export async function walkList(
   api: Api,
@@ -40,8 +30,6 @@ export async function walkList(
   const list = api.list
   if (!list) return
   const self = model.principals[principal] as PrincipalModel
-  const expected = expectList(self, api.keyField).map((p) => project(p, list.itemFields))
-  const wanted = expected.map(canonical)
   const pageMax =
     limit ??
     (list.entry.parameters.find((p) => p.name === list.pageSize?.name)?.schema?.default as
@@ -49,115 +37,39 @@ export async function walkList(
       | undefined) ??
     Number.POSITIVE_INFINITY
   const query = limit !== undefined && list.pageSize ? `?${list.pageSize.name}=${limit}` : ''
-  let address: string | undefined = `${list.entry.path}${query}`
-  /** The page's address as messages show it. */
-  let addressShown = address
-  const seen: string[] = []
-  const seenKeys: bigint[] = []
   const where = `${list.entry.operationId} as p${principal}${limit === undefined ? '' : ` (limit ${limit})`}`
   const judging = api.judging ?? EXACT
-  for (let page = 1; address !== undefined; page++) {
-    if (page > Math.min(expected.length + 2, MAX_PAGES))
-      throw new Mismatch(
-        'link_conformance',
-        `${where}: more than ${page - 1} pages for ${expected.length} plants`,
-      )
-    const answer: Answer = await real.send(
-      principal,
-      list.entry,
-      { method: 'GET', path: address, auth: { kind: 'principal' } },
-      phase,
-    )
-    const through = page > 1 ? ', reached through the Link of the page before' : ''
-    if (answer.status !== list.success)
-      throw new Mismatch(
-        page > 1 ? 'link_conformance' : 'status_code_conformance',
-        `${where}: page ${page} (${addressShown}${through}) answered ${answer.status} ${answer.text}`,
-      )
-    const found = judgeAnswer(list.entry, answer, answerOptions(judging))
-    const first = found[0]
-    if (first) throw mismatchOf(`${where}: page ${page} does not conform to the document`, found, first)
-    const items = parseExact(answer.text)
-    if (!Array.isArray(items))
-      throw new Mismatch(
-        'response_schema_conformance',
-        `${where}: page ${page} is not an array: ${answer.text}`,
-      )
-    if (items.length > pageMax)
-      throw new Mismatch(
-        'link_conformance',
-        `${where}: page ${page} holds ${items.length} plants, more than ${pageMax}`,
-      )
-    const keys = items.map((item) => (item as Plant)[api.keyField])
-    if (
-      keys.some(
-        (key, i) =>
-          i > 0 &&
-          typeof key === 'bigint' &&
-          typeof keys[i - 1] === 'bigint' &&
-          key <= (keys[i - 1] as bigint),
-      )
-    )
-      throw new Mismatch(
-        'link_conformance',
-        `${where}: page ${page} is not in ascending order of id: ${jsonText(keys)}`,
-      )
-    for (const [i, item] of items.entries()) {
-      const text = canonical(item)
-      const key = (item as Plant)[api.keyField]
-      const at = `page ${page}, item ${i + 1}`
-      if (typeof key === 'bigint') {
-        if (seenKeys.some((k) => k === key))
-          throw new Mismatch(
-            'link_conformance',
-            `${where}: ${at} repeats plant ${keyText(key)}${through}: ${text}`,
-          )
-        const last = seenKeys.at(-1)
-        if (last !== undefined && key < last)
-          throw new Mismatch(
-            'link_conformance',
-            `${where}: ${at}: plant ${keyText(key)} after ${keyText(last)}${through}, not ascending`,
-          )
-      }
-      const wantPlant = expected[seen.length]
-      const problem =
-        wantPlant === undefined
-          ? 'the model has no more plants'
-          : judging.exact
-            ? text === wanted[seen.length]
-              ? undefined
-              : 'not the model’s next plant'
-            : plantProblem(list.entry.operationId, item, wantPlant, list.itemFields, judging)
-      if (problem) {
-        const hint = ownerHint(model, principal, api.keyField, [item as Plant])
-        const skipped = typeof key === 'bigint' && wantPlant !== undefined && wanted.includes(text)
-        const check = skipped ? 'link_conformance' : page > 1 ? 'link_conformance' : 'store_conformance'
-        throw new Mismatch(
-          isolationOr(hint, check),
-          `${where}: ${at}${through}: ${problem}${skipped ? ` (the model's ${wanted[seen.length]} is skipped)` : ''}${hint}\n    expected ${wanted[seen.length] ?? '(no more plants)'}\n    got      ${text}\n    the model: [${wanted.join(', ')}]`,
-        )
-      }
-      seen.push(text)
-      if (typeof key === 'bigint') seenKeys.push(key)
+  // What a page holds, by the model as it is when the page is read: its plants past the last one listed.
+  const pageOf = (number: number, listed: bigint[]): PageView => {
+    const last = listed.at(-1)
+    return {
+      number,
+      plants: expectList(self, api.keyField)
+        .filter((plant) => last === undefined || (plant[api.keyField] as bigint) > last)
+        .map((plant) => project(plant, list.itemFields)),
+      limit: pageMax,
+      fields: list.itemFields,
+      listed,
     }
-    const next = nextAddress(answer.headers.link)
-    const more = seen.length < wanted.length
-    if (next && !more)
-      throw new Mismatch(
-        'link_conformance',
-        `${where}: page ${page} links to a next page, but no plants follow: ${answer.headers.link}`,
-      )
-    if (!next && more)
-      throw new Mismatch(
-        'link_conformance',
-        `${where}: page ${page} has no Link, but ${wanted.length - seen.length} more plants follow: [${wanted.slice(seen.length).join(', ')}]`,
-      )
-    if (next === undefined) return
-    // Resolved against the address the page came from (RFC 3986 §5), whatever form the target has.
-    const from = answer.url ?? address
-    address = resolveLink(next, from)
-    addressShown = shownAddress(address, from)
-    const leaves = linkLeaves(address, from)
-    if (leaves) throw new Mismatch('link_conformance', `${where}: page ${page}: ${leaves}`)
   }
+  const read = async (path: string, number: number, listed: bigint[]): Promise<JudgedPage> => {
+    const request: RequestSpec = { method: 'GET', path, auth: { kind: 'principal' } }
+    const answer = await real.send(principal, list.entry, request, phase)
+    const exchange: HttpExchange = {
+      kind: 'http',
+      operation: list.entry,
+      request,
+      answer,
+      // A page reached through Link answers for the Link: its status is no request of the layer's own.
+      ...(number === 1 ? { expected: { statuses: [list.success] }, store: {} } : {}),
+      judging,
+      page: pageOf(number, listed),
+      isolation: isolationOf(model, principal),
+    }
+    judged(real, exchange, `${where}${number > 1 ? `, page ${number}` : ''}`)
+    return { exchange, verdict: { checked: [], findings: [] } }
+  }
+  await followLinks(await read(`${list.entry.path}${query}`, 1, []), (address, number, listed) =>
+    read(address, number, listed),
+  )
 }

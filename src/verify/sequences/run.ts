@@ -3,12 +3,16 @@
 // requests sent and counted (session.ts), and the failure text with the seed, the path and the command
 // that replays it; run-report.ts writes the report (reports/stateful.md).
 import fc from 'fast-check'
-import type { CheckName } from '../checks.js'
+import type { Finding } from '../checks/check.js'
+import type { Exchange } from '../checks/exchange.js'
+import { BUILT_IN_CHECKS } from '../checks/registry.js'
+import { rethrowTeamCode } from '../errors.js'
 import type { Endpoint } from '../http.js'
+import { judgeExchange, type Verdict } from '../judge/judge.js'
 import type { Api } from './api.js'
 import { commandArbitraries } from './commands.js'
+import { SequenceFailure } from './judged.js'
 import { walkList } from './list-walk.js'
-import { Mismatch } from './mismatch.js'
 import { type PrincipalPool, Principals } from './principals.js'
 import type { Real } from './real.js'
 import type { RequestCounts } from './request-counts.js'
@@ -41,6 +45,8 @@ export interface RunSettings {
   keys?: { base: bigint; avoid: ReadonlySet<bigint> }
   /** The command that replays a failure; by default `npm run explore`'s. */
   replay?: (seed: number, path: string, replayPath: string | undefined) => string
+  /** How each answer is judged; by default by every built-in check. */
+  judge?: (exchange: Exchange) => Verdict
 }
 
 export interface RunResult {
@@ -62,8 +68,10 @@ export interface RunResult {
   report?: string
   /** What failed, alone (the shrunk failure's message). */
   message?: string
-  /** The check whose promise the shrunk failure broke; undefined when no answer was judged wrong (no answer came). */
-  check?: CheckName
+  /** What the judge found wrong with the shrunk failure's last answer; undefined when no answer was judged wrong (none came). */
+  findings?: Finding[]
+  /** The operation of that answer. */
+  operationId?: string
   /** Why the run stopped before all its sequences, when it did without failing. */
   note?: string
 }
@@ -75,6 +83,7 @@ export async function runTarget(settings: RunSettings): Promise<RunResult> {
   const started = Date.now()
   const requestsBefore = counts.total(target.name)
   const principals = settings.pool ?? new Principals(target, api, counts, settings.freshBudget ?? 700)
+  const judge = settings.judge ?? ((exchange: Exchange) => judgeExchange(exchange, BUILT_IN_CHECKS))
   let stopped = false
   let inFlight: Promise<unknown> = Promise.resolve()
   let commands = 0
@@ -86,7 +95,7 @@ export async function runTarget(settings: RunSettings): Promise<RunResult> {
     const tokens = Array.from({ length: PRINCIPALS }, () => principals.take())
     const model =
       settings.initial?.() ?? initialModel(PRINCIPALS, target.seeded, settings.document, api.keyField)
-    const session = new Session(target, tokens, counts, () => stopped)
+    const session = new Session(target, tokens, counts, () => stopped, judge)
     let passed = false
     try {
       await fc.asyncModelRun(() => ({ model, real: session }), cmds)
@@ -149,11 +158,16 @@ export async function runTarget(settings: RunSettings): Promise<RunResult> {
     shrinks: details.numShrinks,
     leftovers: principals.leftovers,
   }
+  // A team's own check or hook that threw ends the run, not just this layer.
+  rethrowTeamCode(details.errorInstance)
   if (details.failed) {
     result.report = failureReport(settings, details, lastFailure)
     const error = details.errorInstance
     result.message = error instanceof Error ? error.message : String(error)
-    if (error instanceof Mismatch) result.check = error.check
+    if (error instanceof SequenceFailure) {
+      result.findings = error.findings
+      result.operationId = error.operationId
+    }
   } else if (details.interrupted && details.numRuns === 0) {
     // Not one sequence in all that time, each request bounded by its own time-out: nothing was checked.
     result.report = `${target.name}: no sequence ended within the time limit (${settings.timeLimitMs} ms; seed ${details.seed}); ${result.requests} requests were answered`

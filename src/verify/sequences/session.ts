@@ -1,7 +1,9 @@
 // One sequence's view of the target: each request sent as one of its principals, counted, and logged
-// with its answer for the failure report.
+// with its answer for the failure report; its answers judged by the run's judge.
+import type { Exchange } from '../checks/exchange.js'
 import type { OperationEntry } from '../document.js'
 import { type Answer, type Endpoint, type RequestSpec, send } from '../http.js'
+import type { Verdict } from '../judge/judge.js'
 import type { Phase, Real } from './real.js'
 import type { RequestCounts } from './request-counts.js'
 
@@ -15,6 +17,7 @@ export class Session implements Real {
     readonly tokens: string[],
     readonly counts: RequestCounts,
     readonly stopped: () => boolean,
+    readonly judge: (exchange: Exchange) => Verdict = () => ({ checked: [], findings: [] }),
   ) {}
 
   async send(principal: number, entry: OperationEntry, request: RequestSpec, phase: Phase): Promise<Answer> {

@@ -1,18 +1,24 @@
-// The verifier's checks are registered by name: a finding carries the name of the check whose code
-// found it, and nothing reads a message's words to decide where it goes. Also the pieces that judge
+// The verifier's checks are one module each, in one registry: a finding carries the name of the check
+// whose module found it, nothing reads a message's words to decide where it goes, and a check the run
+// leaves out is never called. Also the pieces that judge
 // by what the document promises: the interface apart from the kit's profile, an example shown, the
 // statuses the document allows where it does not order two conditions.
 import { document as shipped } from '@plant-store/core'
 import { describe, expect, it } from 'vitest'
-import { CHECK_NAMES, CHECKS, finding, selectChecks } from '../checks.js'
+import type { Check } from '../checks/check.js'
+import type { HttpExchange } from '../checks/exchange.js'
+import { BUILT_IN_CHECKS, CHECK_NAMES, selectChecks } from '../checks/registry.js'
 import { interfaceOf, loadDocument } from '../document.js'
 import { type Answer, answerOf } from '../http.js'
 import { acceptedStatuses } from '../judge/accepted-statuses.js'
-import { judgeAnswer } from '../judge/answer.js'
-import { pagesAfter, resolveLink } from '../judge/links.js'
-import { EXACT } from '../judge/plant.js'
+import { answerExchange, judgeAnswer } from '../judge/answer.js'
+import { judgeExchange, mergeVerdicts } from '../judge/judge.js'
+import { resolveLink } from '../judge/links.js'
+import { listingOf, pageSizeOf } from '../judge/listing.js'
+import { EXACT, PLANT_FIELDS } from '../judge/plant.js'
 import { showsExample } from '../judge/profile.js'
 import type { State } from '../judge/state.js'
+import { followLinks } from '../layers/follow-links.js'
 import { Results } from '../report/results.js'
 import { coverageProbes } from '../requests/coverage-phase.js'
 
@@ -22,13 +28,21 @@ const entry = (operationId: string) => {
   if (!found) throw new Error(`no ${operationId}`)
   return found
 }
+const judged = (operationId: string, answer: Answer) =>
+  judgeAnswer(entry(operationId), { method: 'GET', path: '/plants' }, answer, undefined)
 
 describe('checks registered by name', () => {
+  it('is one list of modules, each with its own name and promise', () => {
+    expect(CHECK_NAMES).toEqual(BUILT_IN_CHECKS.map((c) => c.name))
+    expect(new Set(CHECK_NAMES).size).toBe(CHECK_NAMES.length)
+    for (const check of BUILT_IN_CHECKS) {
+      expect(check.name).toMatch(/^[a-z][a-z0-9_]*$/)
+      expect(check.description.length).toBeGreaterThan(10)
+    }
+  })
+
   it('records a finding under the check that found it, whatever its words say', () => {
-    const results = new Results(
-      [{ operationId: 'getPlant', statuses: [200] }],
-      selectChecks(undefined, undefined),
-    )
+    const results = new Results([{ operationId: 'getPlant', statuses: [200] }], BUILT_IN_CHECKS)
     // Words that once steered a message elsewhere: a status, WWW-Authenticate, Link, "reads back".
     const message =
       'status 500, the document says 200; WWW-Authenticate; Link; reads back; the page should be []'
@@ -37,7 +51,7 @@ describe('checks registered by name', () => {
         layer: 'examples',
         operationId: 'getPlant',
         checks: [],
-        findings: [finding(check, message)],
+        findings: [{ check, message }],
         title: check,
         request: '',
         answer: '',
@@ -55,38 +69,66 @@ describe('checks registered by name', () => {
   })
 
   it('leaves out an excluded check, and refuses a name it does not know', () => {
-    const kept = selectChecks(undefined, ['store_conformance'])
-    expect(kept.has('store_conformance')).toBe(false)
-    expect(kept.size).toBe(CHECK_NAMES.length - 1)
-    expect(() => selectChecks(['no_such_check'], undefined)).toThrow(/unknown check no_such_check/)
-    for (const name of CHECK_NAMES) expect(CHECKS[name].length).toBeGreaterThan(10)
+    const kept = selectChecks(BUILT_IN_CHECKS, undefined, ['store_conformance'])
+    expect(kept.map((c) => c.name)).not.toContain('store_conformance')
+    expect(kept).toHaveLength(CHECK_NAMES.length - 1)
+    expect(selectChecks(BUILT_IN_CHECKS, ['link_conformance'], undefined).map((c) => c.name)).toEqual([
+      'link_conformance',
+    ])
+    expect(() => selectChecks(BUILT_IN_CHECKS, ['no_such_check'], undefined)).toThrow(
+      /unknown check no_such_check/,
+    )
   })
 
-  it('names the check of each document-only problem from the code that found it', () => {
+  it('never calls a check the run leaves out, and counts the ones that judged', () => {
+    const called: string[] = []
+    const spy = (name: string): Check => ({
+      name,
+      description: `the spy ${name}`,
+      appliesTo: () => true,
+      run: () => {
+        called.push(name)
+        return name === 'b' ? ['b found this'] : []
+      },
+    })
+    const checks = [spy('a'), spy('b'), spy('c')]
+    const exchange = answerExchange(
+      entry('getPlant'),
+      { method: 'GET', path: '/plants/1' },
+      answerOf(204, {}, ''),
+      undefined,
+    )
+    const verdict = judgeExchange(exchange, selectChecks(checks, undefined, ['c']))
+    expect(called).toEqual(['a', 'b'])
+    expect(verdict).toEqual({ checked: ['a', 'b'], findings: [{ check: 'b', message: 'b found this' }] })
+    expect(mergeVerdicts([verdict, { checked: ['c'], findings: [] }]).checked).toEqual(['a', 'b', 'c'])
+  })
+
+  it('names the check of each document-only problem from the module that found it', () => {
     const missingChallenge = answerOf(
       401,
       { 'content-type': 'application/json' },
       '{"error":401,"message":"no"}',
     )
-    expect(judgeAnswer(entry('getPlant'), missingChallenge).map((f) => f.check)).toEqual([
-      'www_authenticate_on_401',
-    ])
+    expect(judged('getPlant', missingChallenge).map((f) => f.check)).toEqual(['www_authenticate_on_401'])
     const wrongCode = answerOf(404, { 'content-type': 'application/json' }, '{"error":400,"message":"no"}')
-    expect(judgeAnswer(entry('getPlant'), wrongCode).map((f) => f.check)).toEqual(['error_code_conformance'])
+    expect(judged('getPlant', wrongCode).map((f) => f.check)).toEqual(['error_code_conformance'])
     const html = answerOf(404, { 'content-type': 'text/html' }, '<p>no</p>')
-    expect(judgeAnswer(entry('getPlant'), html).map((f) => f.check)).toEqual(['content_type_conformance'])
+    expect(judged('getPlant', html).map((f) => f.check)).toEqual(['content_type_conformance'])
     const wrapped = answerOf(200, { 'content-type': 'application/json' }, '{"items":[]}')
-    expect(judgeAnswer(entry('listPlants'), wrapped).map((f) => f.check)).toContain(
-      'response_schema_conformance',
-    )
+    expect(judged('listPlants', wrapped).map((f) => f.check)).toContain('response_schema_conformance')
     const teapot = answerOf(418, {}, '')
-    expect(judgeAnswer(entry('listPlants'), teapot).map((f) => f.check)).toEqual(['status_code_conformance'])
+    expect(judged('listPlants', teapot).map((f) => f.check)).toEqual(['status_code_conformance'])
   })
 
   it('holds an answer to the kit profile only when asked', () => {
     const bare = answerOf(200, { 'content-type': 'application/json' }, '[]')
-    expect(judgeAnswer(entry('listPlants'), bare)).toEqual([])
-    const profiled = judgeAnswer(entry('listPlants'), bare, { kitProfile: true })
+    expect(judged('listPlants', bare)).toEqual([])
+    const exchange: HttpExchange = {
+      ...answerExchange(entry('listPlants'), { method: 'GET', path: '/plants' }, bare, undefined),
+      judging: { exact: true, kitProfile: true },
+    }
+    const profiled = judgeExchange(exchange, BUILT_IN_CHECKS).findings
     expect(new Set(profiled.map((f) => f.check))).toEqual(new Set(['kit_profile_conformance']))
     expect(profiled.map((f) => f.message).join('\n')).toMatch(/X-Request-Id/)
   })
@@ -180,22 +222,35 @@ describe('Link followed as the RFCs allow it, against the address of the request
     return { ...answerOf(200, headers, text), url: url.href }
   }
 
-  /** pagesAfter's findings for a walk from `first`, and every address it asked for. */
+  /** The findings of a walk from `first` through every Link, each page judged, and every address asked for. */
   async function walk(first: string, link: (query: URLSearchParams, asked: URLSearchParams) => string) {
     const asked: string[] = []
     const query = Object.fromEntries(new URL(first, ORIGIN).searchParams)
-    const findings = await pagesAfter(
-      'listPlants',
-      first,
-      query,
-      state,
-      store(`${ORIGIN}/api${first}`, link),
-      EXACT,
-      async (path) => {
+    const page = (answer: Answer, path: string, number: number, listed: bigint[]): HttpExchange => ({
+      kind: 'http',
+      operation: entry('listPlants'),
+      request: { method: 'GET', path },
+      answer,
+      ...(number === 1 ? { expected: { statuses: [200] }, store: {} } : {}),
+      judging: EXACT,
+      page: {
+        number,
+        plants: listingOf(state, query, listed.at(-1)),
+        limit: pageSizeOf(query),
+        fields: PLANT_FIELDS,
+        listed,
+      },
+    })
+    const exchange = page(store(`${ORIGIN}/api${first}`, link), first, 1, [])
+    const verdicts = await followLinks(
+      { exchange, verdict: judgeExchange(exchange, BUILT_IN_CHECKS) },
+      async (path, number, listed) => {
         asked.push(path)
-        return store(path, link)
+        const next = page(store(path, link), path, number, listed)
+        return { exchange: next, verdict: judgeExchange(next, BUILT_IN_CHECKS) }
       },
     )
+    const findings = mergeVerdicts(verdicts).findings
     return { findings: findings.map((f) => `${f.check}: ${f.message}`), asked }
   }
 
@@ -228,10 +283,9 @@ describe('Link followed as the RFCs allow it, against the address of the request
 
   it('catches a Link that loops back to the page it came with', async () => {
     const { findings } = await walk('/plants?limit=2', (_, asked) => `?${asked}`)
-    // Each plant of the repeated page is wrong, each a finding of the Link's.
-    expect(findings).toHaveLength(2)
-    for (const f of findings)
-      expect(f).toMatch(/^link_conformance: page 2 \(\/api\/plants\?limit=2, .*: plant \d of the page/)
+    expect(findings).toEqual([
+      'link_conformance: page 2 (/api/plants?limit=2, from the Link of the page before): plant 1 was listed on an earlier page already',
+    ])
   })
 
   it('catches a path-absolute Link that leaves the prefix it came by', async () => {
@@ -245,7 +299,7 @@ describe('Link followed as the RFCs allow it, against the address of the request
     const { findings, asked } = await walk('/plants?limit=2', (q) => `http://elsewhere.test/api/plants?${q}`)
     expect(asked).toEqual([])
     expect(findings).toEqual([
-      'link_conformance: page 2 (http://elsewhere.test/api/plants?limit=2&cursor=2, from the Link of the page before): the Link leads to http://elsewhere.test/api/plants?limit=2&cursor=2, away from http://store.test, the store that answered the page',
+      'link_conformance: page 1: the Link leads to http://elsewhere.test/api/plants?limit=2&cursor=2, away from http://store.test, the store that answered the page',
     ])
   })
 

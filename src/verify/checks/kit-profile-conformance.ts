@@ -1,0 +1,40 @@
+// kit_profile_conformance: with the kit's profile, what the kit's server sends beyond the interface
+// (info.x-kit-profile): an X-Request-Id and the JSON API's security headers on every answer,
+// `Cache-Control: no-store` on operations that need a token, and RateLimit-Policy with RateLimit on
+// every answer whose response declares them (an overloaded server's 503, which comes before the
+// request is counted, aside).
+import { answerCheck } from './check.js'
+import { documentedResponse } from './exchange.js'
+
+export const kitProfileConformance = answerCheck({
+  name: 'kit_profile_conformance',
+  description:
+    'with --profile kit: what the kit’s server does beyond the interface (request ids, security, cache and rate-limit headers)',
+  appliesTo: (exchange) => exchange.operation !== undefined && exchange.judging.kitProfile === true,
+  run(exchange) {
+    const { answer, operation } = exchange
+    const response = documentedResponse(exchange)
+    if (!response || !operation) return []
+    const problems: string[] = []
+    const h = answer.headers
+    if (!h['x-request-id']) problems.push('the kit profile’s X-Request-Id header is missing')
+    if (!/(^|;)\s*default-src 'none'\s*(;|$)/.test(h['content-security-policy'] ?? ''))
+      problems.push(
+        `Content-Security-Policy is ${h['content-security-policy'] ?? 'missing'}, the kit profile says default-src 'none'`,
+      )
+    if (h['x-content-type-options'] !== 'nosniff')
+      problems.push(
+        `X-Content-Type-Options is ${h['x-content-type-options'] ?? 'missing'}, the kit profile says nosniff`,
+      )
+    // A refusal written before any operation is chosen (405, and the bodiless-capable 408, 414, 431)
+    // is not an operation's answer.
+    const refusal = answer.status === 405 || (response as Record<string, unknown>)['x-body-optional'] === true
+    if (operation.secured && !refusal && h['cache-control'] !== 'no-store')
+      problems.push(`Cache-Control is ${h['cache-control'] ?? 'missing'}, the kit profile says no-store`)
+    const declared = Object.keys(response.headers ?? {}).map((n) => n.toLowerCase())
+    if (operation.secured && answer.status !== 503 && declared.includes('ratelimit-policy'))
+      for (const name of ['ratelimit-policy', 'ratelimit'])
+        if (h[name] === undefined) problems.push(`the kit profile’s ${name} header is missing`)
+    return problems
+  },
+})
