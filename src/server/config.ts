@@ -1,7 +1,7 @@
 // Reads and validates the server's configuration from the environment; a bad value stops the start.
 // The schema, the webhook, JWT and CORS settings each have a file of their own in config/.
 import { corsOrigins } from './config/cors-origins.js'
-import { type Env, validated } from './config/env-schema.js'
+import { type Env, type LogLevel, validated } from './config/env-schema.js'
 import { type JwtConfig, jwtConfig } from './config/jwt-config.js'
 import { type WebhookConfig, webhookConfig } from './config/webhook-config.js'
 
@@ -15,7 +15,7 @@ export interface Config {
   nodeEnv: string
   host: string
   port: number
-  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
+  logLevel: LogLevel
   /** `sqlite:<file>`, `sqlite::memory:` or `postgres://…` (`postgresql://…`). */
   databaseUrl: string
   /** PostgreSQL: the most connections one instance holds open. */

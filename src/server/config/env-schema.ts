@@ -2,7 +2,6 @@
 // how to mend a value it refuses.
 import type { ErrorObject } from 'ajv'
 import { Ajv2020 } from 'ajv/dist/2020.js'
-import type { Config } from '../config.js'
 
 const schema = {
   type: 'object',
@@ -53,11 +52,14 @@ const schema = {
   },
 } as const
 
+/** Pino's levels, as LOG_LEVEL names them. */
+export type LogLevel = (typeof schema.properties.LOG_LEVEL.enum)[number]
+
 export interface Env {
   NODE_ENV: string
   HOST: string
   PORT: number
-  LOG_LEVEL: Config['logLevel']
+  LOG_LEVEL: LogLevel
   DATABASE_URL: string
   DATABASE_POOL_SIZE: number
   DATABASE_CONNECT_TIMEOUT_MS: number
