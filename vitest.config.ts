@@ -48,6 +48,7 @@ const differsByLine = [
     'refusals',
     'reliability',
     'repository',
+    'sandbox',
     'security',
     'server-process',
     'soak',

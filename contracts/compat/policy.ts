@@ -40,11 +40,16 @@ export const latestRelease = (dir: string) => listReleases(dir).at(-1)
 /** The key of the `## Unreleased` section among the versions' sections. */
 export const UNRELEASED = 'Unreleased'
 
-/** One list item of a version's section: the pointers and rule ids it names in backticks. */
+/** One list item of a version's section: the pointers, rule ids and changes it names in backticks. */
 export interface ChangelogEntry {
   line: string
   pointers: string[]
   rules: RuleId[]
+  /**
+   * The other texts in backticks: what an acceptance names as changed, as the gate prints it
+   * (`maxLength (none) → 256`), among any words quoted in its prose.
+   */
+  changes: string[]
   /** The entry says `accepted`: a breaking change kept within the major, on purpose and told. */
   accepted: boolean
 }
@@ -77,15 +82,16 @@ export function parseChangelog(text: string): Map<string, ChangelogEntry[]> {
     const names = [...line.matchAll(/`([^`]+)`/g)].map((m) => m[1] ?? '')
     const pointers = names.filter((n) => n.startsWith('/'))
     const ids = names.filter(isRuleId)
+    const changes = names.filter((n) => !n.startsWith('/') && !isRuleId(n))
     if (pointers.length || ids.length)
-      current.push({ line: line.trim(), pointers, rules: ids, accepted: /\baccepted\b/i.test(line) })
+      current.push({ line: line.trim(), pointers, rules: ids, changes, accepted: /\baccepted\b/i.test(line) })
   }
   return sections
 }
 
 /**
- * Whether an entry lists a change: its pointers (when it names any) include the change's pointer or
- * one above it, and its rule ids (when it names any) include the change's rule.
+ * Whether an entry of a new major's section lists a change: its pointers (when it names any) include
+ * the change's pointer or one above it, and its rule ids (when it names any) include the change's rule.
  */
 export function lists(entry: ChangelogEntry, change: Change): boolean {
   const pointerOk =
@@ -95,13 +101,54 @@ export function lists(entry: ChangelogEntry, change: Change): boolean {
   return pointerOk && ruleOk
 }
 
+/**
+ * Whether an acceptance holds for a change: it names the change's rule id, its pointer (exactly, not
+ * one above it) and what changed, from and to, exactly as the gate prints it. The same place with
+ * another from or to is another change, which the acceptance does not cover.
+ */
+export const accepts = (entry: ChangelogEntry, change: Change): boolean =>
+  entry.rules.includes(change.rule) &&
+  entry.pointers.includes(change.pointer) &&
+  entry.changes.includes(change.detail)
+
+const EXAMPLE_ACCEPTANCE =
+  '"- accepted: `request-bound-narrowed` `/paths/~1plants/post/requestBody/content/application~1json/schema/properties/name` `maxLength (none) → 256`, for clients that …"'
+
+/** Why the acceptances at a breaking change's place and rule do not cover it; undefined when none is there. */
+function notAccepted(entries: ChangelogEntry[], change: Change): string | undefined {
+  const here = entries.filter((e) => e.rules.includes(change.rule) && e.pointers.includes(change.pointer))
+  if (here.length === 0) return undefined
+  const fromTo = change.detail.includes('→')
+  const named = here.flatMap((e) => e.changes.filter((c) => c.includes('→') || !fromTo))
+  const asPrinted = `\`${change.detail}\``
+  return named.length > 0
+    ? `the changelog accepted a different change here (${named.map((c) => `\`${c}\``).join(', ')}), not this one (${asPrinted}), which is judged afresh`
+    : `the changelog's acceptance here names no ${fromTo ? 'from and to' : 'change'}: an acceptance of this change names it as printed, ${asPrinted}`
+}
+
+/** Why an acceptance cannot be read as one change, or undefined when it names its rule, place and change. */
+function malformed(entry: ChangelogEntry): string | undefined {
+  const missing = [
+    entry.rules.length ? '' : 'rule id',
+    entry.pointers.length ? '' : 'pointer',
+    entry.changes.length ? '' : 'what changed (from → to)',
+  ].filter(Boolean)
+  if (missing.length === 0) return undefined
+  return (
+    `the acceptance "${entry.line}" names no ${missing.join(', no ')}: an acceptance names, each in backticks, ` +
+    `the change's rule id, its pointer and what changed, from and to, as npm run compat prints them, e.g. ${EXAMPLE_ACCEPTANCE}`
+  )
+}
+
 // ---- The gate ----------------------------------------------------------------------------------
 
 export interface ClassifiedChange extends Change {
   class: ChangeClass
   who: readonly Client[]
-  /** For a breaking change: the changelog entry that allows it, if one does under a raised major. */
+  /** For a breaking change: the changelog entry that allows it (a new major's entry, or an acceptance). */
   allowedBy?: string
+  /** For a breaking change: why the acceptances at its place and rule do not cover it, if any are there. */
+  notAccepted?: string
 }
 
 export interface Verdict {
@@ -127,7 +174,8 @@ export interface PolicyInput {
 
 /**
  * A breaking change passes only when info.version's major is above the released one AND the
- * changelog's section for the new version lists it. The version never goes back.
+ * changelog's section for the new version lists it, or when the Unreleased section accepts that very
+ * change within the major. The version never goes back.
  */
 export function applyPolicy({
   base,
@@ -147,18 +195,28 @@ export function applyPolicy({
   const majorRaised = b !== undefined && h !== undefined && h[0] > b[0]
   // Under a raised major, the new version's section lists what breaks. Within the major, only an entry
   // of the Unreleased section that says `accepted` lets a breaking change through: a narrowing kept
-  // on purpose, which the changelog tells clients of the released version about.
+  // on purpose, which the changelog tells clients of the released version about. It holds for the
+  // one change it names, from and to: a further narrowing of the same field is judged afresh.
   const sections = parseChangelog(changelog ?? '')
   const entries = majorRaised
     ? (sections.get(headVersion) ?? [])
     : (sections.get(UNRELEASED) ?? []).filter((e) => e.accepted)
+  if (!majorRaised)
+    for (const entry of entries) {
+      const problem = malformed(entry)
+      if (problem) problems.push(`${changelogName}, ## Unreleased: ${problem}`)
+    }
 
   const classified = changes.map((change): ClassifiedChange => {
     const rule = rules[change.rule]
     const out: ClassifiedChange = { ...change, class: rule.class, who: rule.who }
     if (rule.class === 'breaking') {
-      const entry = entries.find((e) => lists(e, change))
+      const entry = entries.find((e) => (majorRaised ? lists(e, change) : accepts(e, change)))
       if (entry) out.allowedBy = entry.line
+      else if (!majorRaised) {
+        const why = notAccepted(entries, change)
+        if (why) out.notAccepted = why
+      }
     }
     return out
   })
@@ -166,7 +224,7 @@ export function applyPolicy({
   if (refused.length > 0) {
     const next = b ? `${b[0] + 1}.0.0` : 'the next major version'
     const how = !majorRaised
-      ? `raise info.version's major (${baseVersion} → ${next}) and list ${refused.length === 1 ? 'it' : 'each'} under "## ${next}" in ${changelogName}, by its pointer or rule id (or, for a narrowing kept within ${baseVersion} on purpose, list it under "## Unreleased" with the word accepted and whom it affects)`
+      ? `raise info.version's major (${baseVersion} → ${next}) and list ${refused.length === 1 ? 'it' : 'each'} under "## ${next}" in ${changelogName}, by its pointer or rule id (or, for a narrowing kept within ${baseVersion} on purpose, list it under "## Unreleased" with the word accepted, its rule id, its pointer and what changed, from and to, as printed above, and whom it affects)`
       : changelog === undefined
         ? `${changelogName} is missing: list ${refused.length === 1 ? 'it' : 'each'} under "## ${headVersion}" there, by its pointer or rule id`
         : `list ${refused.length === 1 ? 'it' : 'each'} under "## ${headVersion}" in ${changelogName}, by its pointer or rule id`

@@ -42,7 +42,7 @@ const verdictOf = (change: ClassifiedChange, changelogName: string, section?: st
     ? ''
     : change.allowedBy
       ? `allowed by ${changelogName} ${section ?? 'Unreleased (accepted within the released major)'}: ${change.allowedBy}`
-      : 'NOT ALLOWED: not listed under a new major version'
+      : `NOT ALLOWED: ${change.notAccepted ?? 'not listed under a new major version'}`
 
 export const passed = ({ verdict, replay }: ReportInput) =>
   verdict.problems.length === 0 && verdict.history.length === 0 && (replay === undefined || replay.ok)
@@ -176,7 +176,7 @@ interface Case {
 export function junit(input: ReportInput): string {
   const { verdict, changelogName, replay } = input
   const line = (c: ClassifiedChange) =>
-    `${c.class}  ${c.pointer}  ${c.rule}  — ${whom(c)}: ${c.detail}${c.allowedBy ? ` (allowed by ${changelogName})` : ''}`
+    `${c.class}  ${c.pointer}  ${c.rule}  — ${whom(c)}: ${c.detail}${c.allowedBy ? ` (allowed by ${changelogName})` : c.notAccepted ? ` (${c.notAccepted})` : ''}`
   const diffCases: Case[] = ruleIds
     .filter((id) => rules[id].class === 'breaking')
     .map((id: RuleId) => {
@@ -188,10 +188,17 @@ export function junit(input: ReportInput): string {
         ...(found.length ? { out: found.map(line).join('\n') } : {}),
       }
     })
-  const versionProblems = verdict.problems.filter((p) => !/breaking change/.test(p))
+  const acceptanceProblems = verdict.problems.filter((p) => p.includes('## Unreleased: the acceptance "'))
+  const versionProblems = verdict.problems.filter(
+    (p) => !/breaking change/.test(p) && !acceptanceProblems.includes(p),
+  )
   diffCases.push({
     name: `info.version ${verdict.headVersion} against the released ${verdict.baseVersion}`,
     ...(versionProblems.length ? { failure: versionProblems.join('\n') } : {}),
+  })
+  diffCases.push({
+    name: 'each acceptance in the changelog names one change: its rule id, pointer, from and to',
+    ...(acceptanceProblems.length ? { failure: acceptanceProblems.join('\n') } : {}),
   })
   diffCases.push({
     name: 'each released document keeps the policy against the one before it',
