@@ -8,7 +8,10 @@ import { parseArgs } from 'node:util'
 import SwaggerParser from '@apidevtools/swagger-parser'
 import { document as shipped } from '@plant-store/core'
 import { BUILT_IN_CHECKS } from './checks/registry.js'
+import type { VerifyConfig } from './config.js'
+import { configFile, loadConfig } from './config-file.js'
 import { interfaceOf, loadDocument, type OperationEntry, PROFILES, type Profile } from './document.js'
+import { TeamCodeError } from './errors.js'
 import { runReplay } from './replay-cli.js'
 import { coverageShortfall, githubAnnotations, inGitHubActions, ProgressLog } from './report/ci.js'
 import { coverageOf } from './report/coverage.js'
@@ -33,8 +36,11 @@ plants they already own are read first and left as they were, and the run delete
                          profile too (its exact limits, 405, health probes, request-id, security,
                          cache and rate-limit headers), and its answers exactly as it writes them
   --only LAYERS          comma-separated: ${LAYERS.join(', ')} (default: all)
-  --checks NAMES         only these checks, comma-separated (default: all)
+  --checks NAMES         only these checks, comma-separated (default: all, your own included)
   --exclude-checks NAMES leave these checks out
+  --config FILE          your own checks and hooks: a module whose default export is
+                         defineConfig({ checks, hooks }) (default: plant-store-verify.config.mjs,
+                         .js or .ts in the working directory, when there is one)
   --requests N           generated requests (default ${DEFAULTS.requests})
   --sequences N          stateful sequences (default ${DEFAULTS.sequences})
   --seed S               the seed of the generated requests and sequences (printed with every run)
@@ -79,7 +85,8 @@ In GitHub Actions (GITHUB_ACTIONS=true) each distinct failure is also an error a
 warning a warning annotation. When stderr is not a terminal, a plain progress line every 5 s.
 
 Exit status: 0 every answer agreed with the document; 1 some did not, a layer could not go on, or
-the coverage is below --min-coverage; 2 a usage error or a server that cannot be reached.`
+the coverage is below --min-coverage; 2 a usage error, a server that cannot be reached, or a
+configuration that does not load or whose check or hook throws.`
 
 function usage(message: string): never {
   console.error(`plant-store-verify: ${message} (see --help)`)
@@ -96,6 +103,7 @@ function parse() {
       only: { type: 'string' },
       checks: { type: 'string' },
       'exclude-checks': { type: 'string' },
+      config: { type: 'string' },
       requests: { type: 'string' },
       sequences: { type: 'string' },
       seed: { type: 'string' },
@@ -206,6 +214,15 @@ if (
 )
   usage(`--min-coverage takes a percentage from 0 to 100, not ${values['min-coverage']}`)
 
+let config: VerifyConfig | undefined
+try {
+  const file = configFile(values.config, process.cwd())
+  if (file !== undefined) config = await loadConfig(file)
+} catch (error) {
+  if (error instanceof VerifyUsageError) usage(error.message)
+  throw error
+}
+
 const interactive = process.stderr.isTTY
 let lastProgress = 0
 // Not a terminal (a CI log): a plain line at most every 5 s, repeated while a wait goes on.
@@ -213,6 +230,7 @@ const log = interactive ? undefined : new ProgressLog((line) => process.stderr.w
 try {
   const results = await verify({
     baseUrl,
+    ...(config === undefined ? {} : { config }),
     tokens: [tokens[0] as string, tokens[1] as string],
     ...(values.spec === undefined ? {} : { spec: values.spec }),
     ...(profile === undefined ? {} : { profile: profile as Profile }),
@@ -307,6 +325,11 @@ try {
 } catch (error) {
   log?.stop()
   if (interactive) process.stderr.write('\r\x1b[K')
+  // A team's check or hook that threw says so in its own words: no --help would help.
+  if (error instanceof TeamCodeError) {
+    console.error(`plant-store-verify: ${error.message}`)
+    process.exit(2)
+  }
   if (error instanceof VerifyUsageError) usage(error.message)
   throw error
 }

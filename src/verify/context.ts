@@ -1,6 +1,7 @@
 // What a run is asked (VerifyOptions) and what each layer works with (Context): apart from verify.ts,
 // which runs the layers, so that the layers and the run import these and never each other.
 import type { Exchange } from './checks/exchange.js'
+import type { VerifyConfig } from './config.js'
 import type { LoadedDocument, OperationEntry, Profile } from './document.js'
 import type { Verdict } from './judge/judge.js'
 import type { Judging } from './judge/plant.js'
@@ -10,12 +11,16 @@ import type { WebhookOptions } from './webhook-receiver.js'
 
 export interface VerifyOptions {
   baseUrl: string
+  /** The team's own checks and hooks: what a configuration file's default export is (defineConfig). */
+  config?: VerifyConfig
   /** Tokens of two principals of the server under test. */
   tokens: readonly [string, string]
   /** Another document than the one shipped. */
   spec?: string
   only?: Layer[]
+  /** Only these checks, built-in or the team's, by name. */
   checks?: string[]
+  /** Not these checks, by name. */
   excludeChecks?: string[]
   requests?: number
   sequences?: number

@@ -161,6 +161,23 @@ export function responseFor(entry: OperationEntry, status: number): Response | u
   return responses[String(status)] ?? responses[`${String(status)[0]}XX`] ?? responses.default
 }
 
+/**
+ * The operation a request goes to, by its method and path (its query and a base URL's prefix left
+ * out); undefined when the document has none there.
+ */
+export function operationFor(
+  operations: OperationEntry[],
+  method: string,
+  path: string,
+): OperationEntry | undefined {
+  const bare = path.split('?')[0] ?? ''
+  return operations.find(
+    (e) =>
+      e.method === method.toLowerCase() &&
+      new RegExp(`^${e.path.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(bare),
+  )
+}
+
 /** The lowest documented 2xx status: the one Prism answers a valid request with when no Prefer says otherwise. */
 export function lowestSuccess(entry: OperationEntry): number | undefined {
   return documentedStatuses(entry)

@@ -39,6 +39,15 @@ export interface Answer {
   isJson: boolean
   /** The address the request went to: what a Link in the answer is resolved against (RFC 3986 §5). */
   url?: string
+  /** The request's headers as sent, hooks included; lower-case names. */
+  sentHeaders?: Record<string, string>
+}
+
+/** A request about to be sent: its headers may be changed (added, replaced, removed). */
+export interface OutgoingRequest {
+  readonly method: string
+  readonly url: string
+  headers: Record<string, string>
 }
 
 /**
@@ -67,12 +76,18 @@ export async function send(
   request: RequestSpec,
   authorization: string | undefined,
   extraHeaders: Record<string, string> = {},
+  /** Told of the request just before it goes, to change its headers. */
+  beforeSend?: (request: OutgoingRequest) => void | Promise<void>,
 ): Promise<Answer> {
   const headers: Record<string, string> = { accept: 'application/json', ...request.headers, ...extraHeaders }
   if (authorization !== undefined) headers.authorization = authorization
   if (request.contentType !== undefined) headers['content-type'] = request.contentType
-  if (request.stall) return sendStalled(baseUrl, request, headers)
   const url = new URL(request.path, baseUrl)
+  if (beforeSend) await beforeSend({ method: request.method, url: url.href, headers })
+  const sentHeaders = Object.fromEntries(
+    Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]),
+  )
+  if (request.stall) return { ...(await sendStalled(baseUrl, request, headers)), sentHeaders }
   const response = await fetch(url, {
     method: request.method,
     headers,
@@ -89,7 +104,7 @@ export async function send(
   response.headers.forEach((value, name) => {
     answerHeaders[name.toLowerCase()] = value
   })
-  return { ...answerOf(response.status, answerHeaders, text), url: url.href }
+  return { ...answerOf(response.status, answerHeaders, text), url: url.href, sentHeaders }
 }
 
 /** How long a stalled request waits for its answer: well past any timeout a target is started with. */

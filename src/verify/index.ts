@@ -1,7 +1,16 @@
 // @plant-store/verify: the plant store's contract suite as a library, for checking a running server by URL.
 
-export type { Check, CheckName, Finding } from './checks/check.js'
-export { BUILT_IN_CHECKS, CHECK_NAMES } from './checks/registry.js'
+export type { CheckName, Finding } from './checks/check.js'
+export { CHECK_NAMES, CHECKS } from './checks/registry.js'
+export {
+  type CheckDefinition,
+  type CheckExchange,
+  defineCheck,
+  defineConfig,
+  type Hooks,
+  type OutgoingRequest,
+  type VerifyConfig,
+} from './config.js'
 export { interfaceOf, type Profile } from './document.js'
 export { type Difference, type ReplayedExchange, type ReplayOptions, replay } from './replay.js'
 export { coverageOf, parametersOf } from './report/coverage.js'

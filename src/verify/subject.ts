@@ -3,8 +3,17 @@
 // and the Endpoint view that the kit's judging layers send through.
 import { nextAddress } from '@plant-store/core'
 import type { OperationEntry } from './document.js'
+import { UNKNOWN_TOKEN } from './document-prose.js'
+import { TeamCodeError } from './errors.js'
 import { parseExact } from './exact-json.js'
-import { type Answer, type Endpoint, type RequestSpec, send } from './http.js'
+import {
+  type Answer,
+  type Auth,
+  type Endpoint,
+  type OutgoingRequest,
+  type RequestSpec,
+  send,
+} from './http.js'
 import { linkLeaves, resolveLink } from './judge/links.js'
 
 /** A plant as the verifier reads it: ids as bigint, exact. */
@@ -23,6 +32,13 @@ export class Subject {
   private nextAt = 0
   /** Told of every request and the answer it finally got (after any 429s): the webhook receiver notes creates. */
   observer: ((request: RequestSpec, authorization: string | undefined, answer: Answer) => void) | undefined
+  /** The team's hook, called before every request goes, whichever layer sends it. */
+  beforeRequest: ((request: OutgoingRequest) => Promise<void>) | undefined
+  /**
+   * A team's check or hook that threw: the run ends with it, so nothing more is sent (a stateful
+   * sequence that would shrink the failure fails at once instead).
+   */
+  fatal: TeamCodeError | undefined
 
   private readonly origin: string
   /** The base URL's path, without its last slash: '' for a server at the root. */
@@ -63,6 +79,7 @@ export class Subject {
     extraHeaders: Record<string, string> = {},
   ): Promise<Answer> => {
     for (let attempt = 0; ; attempt++) {
+      if (this.fatal) throw this.fatal
       await this.throttle()
       this.requests++
       const answer = await send(
@@ -70,7 +87,11 @@ export class Subject {
         { ...request, path: this.under(request.path) },
         authorization,
         extraHeaders,
-      )
+        this.beforeRequest,
+      ).catch((error: unknown) => {
+        if (error instanceof TeamCodeError) this.fatal = error
+        throw error
+      })
       if (answer.status !== 429 || attempt >= RETRIES_AFTER_429) {
         this.observer?.(request, authorization, answer)
         return answer
@@ -100,44 +121,71 @@ export class Subject {
     return `Bearer ${this.tokens[principal]}`
   }
 
-  /** Every plant of a principal, following Link from page to page (at most `pages` of them). */
-  async plantsOf(list: OperationEntry, principal: 0 | 1, pages = 1000): Promise<OwnedPlant[]> {
+  /** The Authorization header a request's auth stands for, sent as `principal`. */
+  authorizationOf(auth: Auth, principal: 0 | 1): string | undefined {
+    switch (auth.kind) {
+      case 'principal':
+        return this.authorization(principal)
+      case 'unknown':
+        return `Bearer ${UNKNOWN_TOKEN}`
+      case 'header':
+        return auth.value
+      case 'none':
+        return undefined
+    }
+  }
+
+  /**
+   * The document's path of an address the run sent: a path as it is; an absolute URL (a followed
+   * Link) as its path below the base URL's own ('' when it is not on the base URL).
+   */
+  documentPath(address: string): string {
+    if (!/^[a-z][a-z0-9+.-]*:/i.test(address)) return address
+    const url = new URL(address)
+    if (url.origin !== this.origin || !url.pathname.startsWith(`${this.prefix}/`)) return ''
+    return `${url.pathname.slice(this.prefix.length)}${url.search}`
+  }
+
+  /**
+   * Every plant of a principal, following Link from page to page (at most `pages` of them); or the
+   * answer that kept them from being read, the address it came from, and why.
+   */
+  async plantsOf(list: OperationEntry, principal: 0 | 1, pages = 1000): Promise<PlantsRead> {
     const limit = list.parameters.find((p) => p.name === 'limit')?.schema?.maximum
-    let address: string | undefined = `${list.path}${typeof limit === 'number' ? `?limit=${limit}` : ''}`
+    let address = `${list.path}${typeof limit === 'number' ? `?limit=${limit}` : ''}`
     const plants: OwnedPlant[] = []
-    for (let page = 0; address !== undefined; page++) {
-      if (page >= pages) throw new Error(`more than ${pages} pages of plants`)
+    for (let page = 0; ; page++) {
       const answer = await this.send(
         this.baseUrl,
         { method: 'GET', path: address, auth: { kind: 'principal' } },
         this.authorization(principal),
       )
+      const unread = (reason: string) => ({ answer, address, reason })
       if (answer.status !== 200)
-        throw Object.assign(
-          new Error(
-            `GET ${address} with token ${principal + 1} answered ${answer.status} ${answer.text.slice(0, 200)}`,
-          ),
-          { answer, address },
+        return unread(
+          `GET ${address} with token ${principal + 1} answered ${answer.status} ${answer.text.slice(0, 200)}`,
         )
       const items = answer.isJson ? parseExact(answer.text) : undefined
       if (!Array.isArray(items))
-        throw Object.assign(new Error(`GET ${address} did not answer a list: ${answer.text.slice(0, 200)}`), {
-          answer,
-          address,
-        })
+        return unread(`GET ${address} did not answer a list: ${answer.text.slice(0, 200)}`)
       plants.push(...(items as OwnedPlant[]))
       const next = nextAddress(answer.headers.link)
-      if (next === undefined) return plants
+      if (next === undefined) return { plants }
+      if (page + 1 >= pages) return unread(`more than ${pages} pages of plants`)
       // Resolved against the address the page came from (RFC 3986 §5), not against the base URL.
       const from = answer.url ?? address
       address = resolveLink(next, from)
       const leaves = linkLeaves(address, from)
-      if (leaves)
-        throw Object.assign(new Error(`GET ${from} with token ${principal + 1}: ${leaves}`), {
-          answer,
-          address: from,
-        })
+      if (leaves) return unread(`GET ${from} with token ${principal + 1}: ${leaves}`)
     }
-    return plants
   }
+}
+
+/** A principal's plants, or the answer that kept them from being read. */
+export type PlantsRead = { plants: OwnedPlant[] } | { answer: Answer; address: string; reason: string }
+
+/** The plants read, or a layer that cannot go on without them. */
+export function plantsOrStop(read: PlantsRead): OwnedPlant[] {
+  if ('plants' in read) return read.plants
+  throw new Error(read.reason)
 }

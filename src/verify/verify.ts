@@ -4,13 +4,14 @@
 // principals' tokens, leaves the plants those principals had alone, and deletes what it created.
 
 import type { Check } from './checks/check.js'
-import type { Exchange } from './checks/exchange.js'
+import type { Exchange, HttpExchange } from './checks/exchange.js'
 import { BUILT_IN_CHECKS, selectChecks } from './checks/registry.js'
+import { hooksOf, teamChecks } from './config.js'
 import type { Context, VerifyOptions } from './context.js'
 import { documentedStatuses, type LoadedDocument, loadDocument, type OperationEntry } from './document.js'
 import { UNKNOWN_TOKEN } from './document-prose.js'
-import { VerifyUsageError } from './errors.js'
-import { type Answer, describeAnswer } from './http.js'
+import { rethrowTeamCode, TeamCodeError, VerifyUsageError } from './errors.js'
+import { describeAnswer } from './http.js'
 import { roleOf } from './judge/accepted-statuses.js'
 import { judgeExchange } from './judge/judge.js'
 import type { Judging } from './judge/plant.js'
@@ -20,7 +21,7 @@ import { runGenerated } from './layers/generated.js'
 import { runSecurity } from './layers/security.js'
 import { runStateful } from './layers/stateful.js'
 import { LAYERS, type Layer, Results } from './report/results.js'
-import { type OwnedPlant, Subject } from './subject.js'
+import { type OwnedPlant, type PlantsRead, Subject } from './subject.js'
 import { tokenScopes, WebhookReceiver } from './webhook-receiver.js'
 
 export type { VerifyOptions } from './context.js'
@@ -35,9 +36,12 @@ export async function verify(options: VerifyOptions): Promise<Results> {
   if (!a || !b) throw new VerifyUsageError('two tokens are needed, of two different principals')
   if (a === b)
     throw new VerifyUsageError('the two tokens are the same: give tokens of two different principals')
+  // The team's checks beside the built-in ones, selected alike; and its hooks.
+  const available = [...BUILT_IN_CHECKS, ...teamChecks(options.config, BUILT_IN_CHECKS)]
+  const hooks = hooksOf(options.config)
   let selected: Check[]
   try {
-    selected = selectChecks(BUILT_IN_CHECKS, options.checks, options.excludeChecks)
+    selected = selectChecks(available, options.checks, options.excludeChecks)
   } catch (error) {
     throw new VerifyUsageError((error as Error).message)
   }
@@ -57,6 +61,7 @@ export async function verify(options: VerifyOptions): Promise<Results> {
     seed,
   }
   const subject = new Subject(options.baseUrl, options.tokens, options.rate)
+  subject.beforeRequest = hooks.beforeRequest
   let receiver: WebhookReceiver | undefined
   if (options.webhook) {
     if (!/^whsec_[A-Za-z0-9+/]+={0,2}$/.test(options.webhook.secret))
@@ -70,7 +75,10 @@ export async function verify(options: VerifyOptions): Promise<Results> {
     options.onWebhookReceiver?.(receiver.url)
   }
   try {
-    return await run(options, settings, loaded, subject, selected, receiver)
+    await hooks.beforeRun()
+    const results = await run(options, settings, loaded, subject, selected, receiver)
+    await hooks.afterRun(results)
+    return results
   } finally {
     // Closed by finish() after a run; here after one that threw.
     await receiver?.close()
@@ -86,7 +94,16 @@ async function run(
   receiver: WebhookReceiver | undefined,
 ): Promise<Results> {
   const { seed } = settings
-  const judge = (exchange: Exchange) => judgeExchange(exchange, selected)
+  const judge = (exchange: Exchange) => {
+    if (subject.fatal) throw subject.fatal
+    try {
+      return judgeExchange(exchange, selected)
+    } catch (error) {
+      // A team's check that threw: nothing more is sent or judged.
+      if (error instanceof TeamCodeError) subject.fatal = error
+      throw error
+    }
+  }
   const results = new Results(
     [
       ...loaded.operations.map((entry) => ({
@@ -182,8 +199,11 @@ async function run(
     try {
       await runLayer(context)
     } catch (error) {
+      rethrowTeamCode(error)
       results.stop(layer, (error as Error).message)
     }
+    // A team's check or hook that threw where a layer swallows errors (a principal not brought back).
+    if (subject.fatal) throw subject.fatal
   }
   if (receiver) {
     context.progress('waiting for the newPlant events still to come')
@@ -242,25 +262,28 @@ async function readExisting(
   list: OperationEntry,
   principal: 0 | 1,
   judging: Judging,
-): Promise<OwnedPlant[] | { exchange: Exchange & { answer: Answer }; reason: string }> {
+): Promise<OwnedPlant[] | { exchange: HttpExchange; reason: string }> {
+  let read: PlantsRead
   try {
-    return await subject.plantsOf(list, principal)
+    read = await subject.plantsOf(list, principal)
   } catch (error) {
-    const { answer, address } = error as { answer?: Answer; address?: string }
-    if (!answer) throw new VerifyUsageError(`token ${principal + 1}: ${(error as Error).message}`)
-    if (answer.status === 401 || answer.status === 403)
-      throw new VerifyUsageError(`token ${principal + 1} is not accepted: ${(error as Error).message}`)
-    return {
-      exchange: {
-        kind: 'http',
-        operation: list,
-        request: { method: 'GET', path: address ?? list.path },
-        answer,
-        expected: { statuses: [200] },
-        judging,
-      },
-      reason: (error as Error).message,
-    }
+    rethrowTeamCode(error)
+    throw new VerifyUsageError(`token ${principal + 1}: ${(error as Error).message}`)
+  }
+  if ('plants' in read) return read.plants
+  const { answer, address, reason } = read
+  if (answer.status === 401 || answer.status === 403)
+    throw new VerifyUsageError(`token ${principal + 1} is not accepted: ${reason}`)
+  return {
+    exchange: {
+      kind: 'http',
+      operation: list,
+      request: { method: 'GET', path: address },
+      answer,
+      expected: { statuses: [200] },
+      judging,
+    },
+    reason,
   }
 }
 
@@ -275,6 +298,7 @@ async function reach(subject: Subject, operations: OperationEntry[]): Promise<vo
       `Bearer ${UNKNOWN_TOKEN}`,
     )
   } catch (error) {
+    rethrowTeamCode(error)
     const cause = (error as Error & { cause?: { code?: string; message?: string } }).cause
     throw new VerifyUsageError(
       `cannot reach ${subject.baseUrl}: ${cause?.code ?? cause?.message ?? (error as Error).message}`,

@@ -410,6 +410,24 @@ console.log(JSON.stringify({
 }))
 `
 
+const teamConfig = `import { defineCheck, defineConfig } from '@plant-store/verify'
+
+export default defineConfig({
+  checks: [
+    defineCheck({
+      name: 'team_key_sent',
+      description: 'every request carries the team key the hook adds',
+      run: ({ request }) => (request.headers['x-team-key'] === 'key-1' ? [] : ['no x-team-key sent']),
+    }),
+  ],
+  hooks: {
+    beforeRequest(request) {
+      request.headers['x-team-key'] = 'key-1'
+    },
+  },
+})
+`
+
 describe('a verifier app, installed from the tarballs', () => {
   let app = ''
   beforeAll(async () => {
@@ -465,6 +483,50 @@ describe('a verifier app, installed from the tarballs', () => {
       otherSecret: 'WebhookVerificationError',
     })
   })
+
+  // A team's configuration in the app's own directory, found there by the command: its own check, and
+  // a header its beforeRequest hook adds to every request, which that check sees on each one.
+  it('loads the app’s configuration: its own check counted, its header on every request', async () => {
+    const store = await startProcess({
+      name: 'independent store',
+      command: process.execPath,
+      args: [join(repoRoot, 'test/fixtures/independent-store/server.mjs')],
+      env: { PORT: '0' },
+      listening: /listening on (http:\/\/\S+)/,
+    })
+    await writeFiles(app, { 'plant-store-verify.config.mjs': teamConfig })
+    try {
+      const args = [
+        'plant-store-verify',
+        '--base-url',
+        store.url,
+        '--token',
+        'token-alice',
+        '--token',
+        'token-bob',
+      ]
+      const { exit, output } = await run(app, 'npx', [
+        ...args,
+        '--requests',
+        '100',
+        '--sequences',
+        '10',
+        '--json',
+        'team.json',
+      ])
+      expect(exit, output).toBe(0)
+      const report = JSON.parse(await readFile(join(app, 'team.json'), 'utf8')) as {
+        rows: { check: string; passed: number; failed: number }[]
+      }
+      const rows = report.rows.filter((r) => r.check === 'team_key_sent')
+      expect(rows.reduce((n, r) => n + r.passed, 0)).toBeGreaterThan(100)
+      expect(rows.reduce((n, r) => n + r.failed, 0)).toBe(0)
+    } finally {
+      await store.stop()
+      // The other cases run without it.
+      await rm(join(app, 'plant-store-verify.config.mjs'))
+    }
+  }, 240_000)
 
   // An implementation of the plant store that is not the kit's: plain node:http, as another team writes it.
   it.each([

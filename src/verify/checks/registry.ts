@@ -37,6 +37,11 @@ export const BUILT_IN_CHECKS: readonly Check[] = [
 /** The built-in checks' names, in the registry's order. */
 export const CHECK_NAMES: readonly string[] = BUILT_IN_CHECKS.map((c) => c.name)
 
+/** Each built-in check's promise, by its name. */
+export const CHECKS: Readonly<Record<string, string>> = Object.fromEntries(
+  BUILT_IN_CHECKS.map((c) => [c.name, c.description]),
+)
+
 /**
  * The checks a run keeps of `available`, from --checks (only these) and --exclude-checks (not these);
  * throws on a name no check has.

@@ -5,7 +5,6 @@
 import type { GivenPlant } from '@plant-store/core'
 import type { HttpExchange } from '../checks/exchange.js'
 import type { Context } from '../context.js'
-import { UNKNOWN_TOKEN } from '../document-prose.js'
 import { parseExact } from '../exact-json.js'
 import { describeAnswer, describeRequest, type RequestSpec } from '../http.js'
 import { roleOf } from '../judge/accepted-statuses.js'
@@ -22,26 +21,13 @@ import { followLinks } from './follow-links.js'
 const ON_DEMAND_ONLY = new Set(['over-rate-limit', 'store-down', 'fault', 'stalled'])
 
 /** The ids a case's request and given plants name: those it creates, reads or changes. */
-export function idsOf(request: RequestSpec, given: { id: unknown }[]): bigint[] {
+function idsOf(request: RequestSpec, given: { id: unknown }[]): bigint[] {
   const ids = given.map((p) => BigInt(String(p.id)))
   const inPath = /\/(-?\d+)(?:[?/]|$)/.exec(request.path)?.[1]
   if (inPath) ids.push(BigInt(inPath))
   const inBody = request.body ? /"id"\s*:\s*(-?\d+)/.exec(request.body)?.[1] : undefined
   if (inBody) ids.push(BigInt(inBody))
   return [...new Set(ids)]
-}
-
-export function authorizationOf(ctx: Context, request: RequestSpec, principal: 0 | 1): string | undefined {
-  switch (request.auth.kind) {
-    case 'principal':
-      return ctx.subject.authorization(principal)
-    case 'unknown':
-      return `Bearer ${UNKNOWN_TOKEN}`
-    case 'header':
-      return request.auth.value
-    case 'none':
-      return undefined
-  }
 }
 
 export async function runExamples(ctx: Context): Promise<void> {
@@ -79,7 +65,11 @@ export async function runExamples(ctx: Context): Promise<void> {
     const replay = ctx.replay(`--only examples --case '${c.id}'`)
     try {
       if (!(await given(ctx, c, replay))) continue
-      const answer = await subject.send(subject.baseUrl, c.request, authorizationOf(ctx, c.request, 0))
+      const answer = await subject.send(
+        subject.baseUrl,
+        c.request,
+        subject.authorizationOf(c.request.auth, 0),
+      )
       const compareBody = c.status < 300 && c.body !== undefined
       const list = roleOf(c.entry) === 'list' && c.status < 300
       const query = Object.fromEntries(new URL(c.request.path, 'http://x').searchParams)
@@ -133,12 +123,7 @@ export async function runExamples(ctx: Context): Promise<void> {
  * response's schema nor the request's (a create answers a Plant, and the id it was created with is
  * one of the plant's own, as the generated layer judges it too).
  */
-export function noteUndocumented(
-  ctx: Context,
-  entry: ExampleCase['entry'],
-  status: number,
-  body: unknown,
-): void {
+function noteUndocumented(ctx: Context, entry: ExampleCase['entry'], status: number, body: unknown): void {
   const named = [
     ...fieldsOf(entry.operation.responses[String(status)]?.content?.['application/json']?.schema),
     ...fieldsOf(entry.operation.requestBody?.content['application/json']?.schema),

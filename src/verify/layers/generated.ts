@@ -6,7 +6,7 @@ import { BODY_LIMIT, givenPlants, pickPlant } from '@plant-store/core'
 import fc from 'fast-check'
 import type { HttpExchange } from '../checks/exchange.js'
 import type { Context } from '../context.js'
-import type { OperationEntry } from '../document.js'
+import { operationFor } from '../document.js'
 import { rethrowTeamCode } from '../errors.js'
 import { describeAnswer, describeRequest, type RequestSpec } from '../http.js'
 import { roleOf } from '../judge/accepted-statuses.js'
@@ -21,30 +21,8 @@ import { coverageProbes } from '../requests/coverage-phase.js'
 import { describeProbe, type Probe, probeArbitrary, requestOf } from '../requests/generated.js'
 import { followLinks } from './follow-links.js'
 
-/** The document's operation a request goes to, by its method and path. */
-export function operationFor(ctx: Context, method: string, path: string): OperationEntry | undefined {
-  // A followed Link is sent as an absolute URL: its path below the base URL's is the document's.
-  const bare = /^[a-z][a-z0-9+.-]*:/i.test(path)
-    ? belowBase(ctx.subject.baseUrl, path)
-    : (path.split('?')[0] ?? '')
-  return ctx.loaded.operations.find(
-    (e) =>
-      e.method === method.toLowerCase() &&
-      new RegExp(`^${e.path.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(bare),
-  )
-}
-
-/** The path of an absolute URL below the base URL's own path ('' when it is not on the base URL). */
-function belowBase(baseUrl: string, address: string): string {
-  const base = new URL(baseUrl)
-  const url = new URL(address)
-  const prefix = base.pathname.replace(/\/+$/, '')
-  if (url.origin !== base.origin || !url.pathname.startsWith(`${prefix}/`)) return ''
-  return url.pathname.slice(prefix.length)
-}
-
 /** The probes of a run: the same for the same document, seed and id base, so one can be replayed by its number. */
-export function probesOf(ctx: Context): Probe[] {
+function probesOf(ctx: Context): Probe[] {
   return fc.sample(probeArbitrary(ctx.loaded.operations, BODY_LIMIT, ctx.idBase), {
     numRuns: ctx.options.requests,
     seed: ctx.options.seed,
@@ -177,7 +155,7 @@ function housekeeper(ctx: Context, principal: Principal) {
   principal.observe = ({ request, answer, expected }: Housekeeping) => {
     const exchange: HttpExchange = {
       kind: 'http',
-      operation: operationFor(ctx, request.method, request.path),
+      operation: operationFor(ctx.loaded.operations, request.method, ctx.subject.documentPath(request.path)),
       request,
       answer,
       expected: { statuses: [expected], why: `(${doing.what})` },

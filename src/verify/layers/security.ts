@@ -11,7 +11,7 @@ import { roleOf } from '../judge/accepted-statuses.js'
 import { parametersOf } from '../report/coverage.js'
 import { baseExampleName, requestFor } from '../requests/cases.js'
 import { generatedCases } from '../requests/negative.js'
-import { authorizationOf } from './examples.js'
+import { plantsOrStop } from '../subject.js'
 
 export async function runSecurity(ctx: Context): Promise<void> {
   const { subject, results, options, loaded } = ctx
@@ -35,7 +35,7 @@ export async function runSecurity(ctx: Context): Promise<void> {
     const entry = c.entry
     if (!entry) continue
     ctx.progress(`security ${i + 1}/${chosen.length}: ${c.id}`)
-    const answer = await subject.send(subject.baseUrl, c.request, authorizationOf(ctx, c.request, 0))
+    const answer = await subject.send(subject.baseUrl, c.request, subject.authorizationOf(c.request.auth, 0))
     const { checked, findings } = ctx.judge({
       kind: 'http',
       operation: entry,
@@ -134,7 +134,7 @@ async function crossPrincipal(ctx: Context): Promise<void> {
       const answer = await subject.send(subject.baseUrl, request, subject.authorization(1))
       const listing =
         role === 'list' && answer.status === 200 && ctx.list
-          ? (await subject.plantsOf(ctx.list, 1)).map((p) => p.id)
+          ? plantsOrStop(await subject.plantsOf(ctx.list, 1)).map((p) => p.id)
           : undefined
       const own = new Set([...theirs].map(String))
       if (role === 'create') own.add(String(id))

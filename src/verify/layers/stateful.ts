@@ -4,6 +4,7 @@
 
 import type { Exchange } from '../checks/exchange.js'
 import type { Context } from '../context.js'
+import { operationFor } from '../document.js'
 import type { Endpoint } from '../http.js'
 import { parametersOf } from '../report/coverage.js'
 import { deriveApi } from '../sequences/api.js'
@@ -12,7 +13,7 @@ import { RequestCounts } from '../sequences/request-counts.js'
 import { runTarget } from '../sequences/run.js'
 import type { PrincipalModel, StoreModel } from '../sequences/store-model.js'
 import { keyText } from '../sequences/store-model.js'
-import { operationFor } from './generated.js'
+import { plantsOrStop } from '../subject.js'
 
 /** How many commands a sequence has at most. */
 const MAX_COMMANDS = 20
@@ -128,7 +129,7 @@ export async function runStateful(ctx: Context): Promise<void> {
 
 async function listKeys(ctx: Context, principal: 0 | 1, keyField: string): Promise<bigint[]> {
   if (!ctx.list) return []
-  return (await ctx.subject.plantsOf(ctx.list, principal)).map((p) => p[keyField] as bigint)
+  return plantsOrStop(await ctx.subject.plantsOf(ctx.list, principal)).map((p) => p[keyField] as bigint)
 }
 
 /** The server under test as the sequences reach it, each request's parameters counted for coverage. */
@@ -138,7 +139,11 @@ function carrying(ctx: Context): Endpoint {
   return {
     ...endpoint,
     send: (base, request, authorization, extra) => {
-      const entry = operationFor(ctx, request.method, request.path)
+      const entry = operationFor(
+        ctx.loaded.operations,
+        request.method,
+        ctx.subject.documentPath(request.path),
+      )
       if (entry) ctx.results.carried(entry.operationId, parametersOf(entry, request))
       return send(base, request, authorization, extra)
     },
