@@ -6,6 +6,7 @@ import { type Started, startProcess } from '../scripts/lib/processes.js'
 import { loadSpec } from '../scripts/lib/spec.js'
 import { type Answer, type RequestSpec, send } from '../src/verify/http.js'
 import { generatedCases } from '../src/verify/requests/negative.js'
+import { describeOneAnswer } from './helpers/one-answer.js'
 import { exchange, type RawAnswer } from './helpers/raw-http.js'
 import { type ServerProcess, startServer } from './helpers/server-process.js'
 
@@ -71,6 +72,12 @@ function expectSameRefusal({ mock: fromMock, server: fromServer }: { mock: Answe
   for (const header of ['www-authenticate', 'allow', 'accept-encoding', 'cache-control'])
     expect(fromMock.headers[header], header).toBe(fromServer.headers[header])
 }
+
+describeOneAnswer(
+  'npm run mock',
+  () => ({ port: Number(new URL(prism.url).port), host: new URL(prism.url).hostname, token: TOKEN }),
+  true,
+)
 
 describe('npm run mock', () => {
   it('creates a plant whose id is beyond ±(2^53−1), answering the example', async () => {

@@ -15,7 +15,6 @@ import {
   request,
   type Server,
   type ServerResponse,
-  STATUS_CODES,
 } from 'node:http'
 import type { Duplex } from 'node:stream'
 import {
@@ -27,13 +26,14 @@ import {
   hostRequired,
   type LoadedSpec,
   type PlantRepository,
-  parserRefusal,
   plantOperations,
   type RequestInput,
   RequestReader,
   type Routed,
+  transferLengthRefusal,
   unmetExpectation,
 } from '@plant-store/core'
+import { answerParserError, refuseRaw, track } from '@plant-store/core/node'
 import type { Listen } from './commands.js'
 
 /** What Prism is sent for a valid request. */
@@ -195,6 +195,9 @@ export function startMockFront(upstream: string, spec: LoadedSpec, { host, port 
       { host: target.hostname, port: target.port, method: req.method, path, headers },
       (answer) => {
         const answered = { ...answer.headers }
+        // Prism's connection is not the client's: Node keeps or closes the client's as it asked.
+        delete answered.connection
+        delete answered['keep-alive']
         if (new URL(req.url ?? '/', 'http://mock').searchParams.has('cursor')) delete answered.link
         res.writeHead(answer.statusCode ?? 502, answered)
         answer.pipe(res)
@@ -214,6 +217,9 @@ export function startMockFront(upstream: string, spec: LoadedSpec, { host, port 
 
   /** `unmet`: the request's Expect is one Node would refuse (checkExpectation). */
   const handle = async (req: IncomingMessage, res: ServerResponse, unmet = false) => {
+    track(req, res)
+    const unframed = transferLengthRefusal(req.headers['transfer-encoding'])
+    if (unframed) return refuseRaw(req.socket, unframed, { 'x-request-id': randomUUID() })
     const url = new URL(req.url ?? '/', 'http://mock')
     const method = req.method ?? 'GET'
     // Preflights are Prism's to answer (it allows every origin, method and header); so is every
@@ -253,24 +259,14 @@ export function startMockFront(upstream: string, spec: LoadedSpec, { host, port 
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
     void handle(req, res, true)
   })
-  /** A whole answer in the Error shape on a socket Node has handed over, which is then closed. */
-  const answerRaw = (socket: Duplex, { statusCode, message }: HttpError) => {
-    const body = JSON.stringify(errorBody(statusCode, message))
-    if (socket.writable)
-      socket.write(
-        `HTTP/1.1 ${statusCode} ${STATUS_CODES[statusCode]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-          `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${randomUUID()}\r\nConnection: close\r\n\r\n${body}`,
-      )
-    socket.destroy()
-  }
   // What Node's parser refuses is answered in the Error shape too, as the server answers it.
-  server.on('clientError', (error: Error & { code?: string; rawPacket?: Buffer }, socket: Duplex) => {
-    if (error.code === 'ECONNRESET' || socket.destroyed) return
-    const firstLine = error.rawPacket?.subarray(0, 8192).toString('latin1').split('\n', 1)[0]
-    answerRaw(socket, parserRefusal(error.code, firstLine))
+  server.on('clientError', (error: Error & { code?: string }, socket: Duplex) => {
+    answerParserError(error, socket, { 'x-request-id': randomUUID() })
   })
   // Node would close the connection without a word: the mock, like the server, is no proxy.
-  server.on('connect', (_req: IncomingMessage, socket: Duplex) => answerRaw(socket, connectRefused()))
+  server.on('connect', (_req: IncomingMessage, socket: Duplex) =>
+    refuseRaw(socket, connectRefused(), { 'x-request-id': randomUUID() }),
+  )
   return new Promise((resolve, reject) => {
     server.once('error', reject)
     server.listen(port, host, () => resolve(server))
