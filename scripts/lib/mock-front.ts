@@ -32,6 +32,7 @@ import {
   type Routed,
   transferLengthRefusal,
   unmetExpectation,
+  unrouted,
 } from '@plant-store/core'
 import { answerParserError, refuseRaw, track } from '@plant-store/core/node'
 import type { Listen } from './commands.js'
@@ -62,13 +63,9 @@ const holdsNothing: PlantRepository = {
  * Reads and validates the request as the server does (core's RequestReader), runs the operation on a
  * store that holds nothing for what it refuses whatever is stored, and gives what Prism is to be sent.
  */
-async function judge(
-  reader: RequestReader,
-  incoming: RequestInput,
-  routed: Routed,
-  query: URLSearchParams,
-): Promise<Forward> {
-  const { entry, token, input } = await reader.read(incoming, routed, query)
+async function judge(reader: RequestReader, incoming: RequestInput, routed: Routed): Promise<Forward> {
+  // The query string as the server's parser takes it: all that follows the first `?`.
+  const { entry, token, input } = await reader.read(incoming, routed)
   const operation = plantOperations[entry.operationId as keyof typeof plantOperations]
   if (operation) {
     try {
@@ -182,6 +179,19 @@ export function startMockFront(upstream: string, spec: LoadedSpec, { host, port 
   // Ajv compiles each operation's schemas on its first request, as the server's validator compiler does.
   const ajv = createAjv()
   const reader = new RequestReader(spec.dereferenced, { compile: (schema) => ajv.compile(schema) })
+  const noRoute = unrouted(spec.operations)
+
+  /**
+   * The operation the server's router finds for a request target as sent (URL would resolve `..` and
+   * `.`, and read `//plants` as a host): an absolute-form target on its path, up to `?` or `#`; what
+   * no operation takes is named as the server names it, by the target up to `?`.
+   */
+  const route = (method: string, requestTarget: string): Routed => {
+    const named = requestTarget.split('?', 1)[0] ?? ''
+    const path = named.startsWith('/') ? named : named.replace(/^https?:\/\/[^/]*/i, '') || '/'
+    const routed = reader.route(method, path.split('#', 1)[0] ?? '')
+    return routed.refusal ? { refusal: noRoute(method, named) } : routed
+  }
 
   /** Sends a request to Prism and its answer back, without Link on a page asked for with a cursor. */
   const forward = (
@@ -232,11 +242,11 @@ export function startMockFront(upstream: string, spec: LoadedSpec, { host, port 
     try {
       // The server's router first (400, 414), then what Node would refuse with an empty answer
       // (requireHostHeader, checkExpectation), which the server refuses in its first hook.
-      const routed = reader.route(method, url.pathname)
+      const routed = route(method, req.url ?? '/')
       if (req.headers.host === undefined && req.httpVersion === '1.1') throw hostRequired()
       if (unmet) throw unmetExpectation(req.headers.expect)
       secured = routed.entry?.secured ?? false
-      const sent = await judge(reader, incoming(req), routed, url.searchParams)
+      const sent = await judge(reader, incoming(req), routed)
       const headers: OutgoingHttpHeaders = { host: target.host }
       for (const [name, value] of Object.entries(req.headers))
         if (!notForwarded.has(name) && value !== undefined) headers[name] = value
