@@ -5,6 +5,7 @@
 // alone, type-checks and reads int64 ids exactly; and a server app runs `plant-store-server --help` and
 // its sandbox; a verifier app runs `plant-store-verify` against an independent server, with no native
 // module in its tree, and verifies a signed newPlant delivery through `@plant-store/verify/webhooks`.
+// The mock's and the proxy's commands, installed and run over HTTP: mock-and-proxy.test.ts.
 import { lstat, mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -15,7 +16,7 @@ import { newPlantEvent } from '../../src/server/webhooks/event.js'
 import { signer } from '../../src/server/webhooks/signing.js'
 import { npmInstall, ownEnv, range, run, runVitest, writeFiles } from './scratch.js'
 
-const packages = ['core', 'msw', 'client', 'server', 'verify'] as const
+const packages = ['core', 'msw', 'client', 'server', 'verify', 'mock'] as const
 type Package = (typeof packages)[number]
 /** Each package's folder, and its main module inside the tarball. */
 const layout: Record<Package, { dir: string; main: string }> = {
@@ -24,6 +25,7 @@ const layout: Record<Package, { dir: string; main: string }> = {
   client: { dir: 'src/client', main: 'dist/index' },
   server: { dir: 'src/server', main: 'dist/index' },
   verify: { dir: 'src/verify', main: 'dist/index' },
+  mock: { dir: 'src/mock', main: 'dist/index' },
 }
 let work = ''
 const tarballs = {} as Record<Package, string>

@@ -34,7 +34,7 @@ import {
   type Routed,
   unmetExpectation,
 } from '@plant-store/core'
-import type { Listen } from './commands.js'
+import type { Listen } from './mock.js'
 
 /** What Prism is sent for a valid request. */
 interface Forward {
