@@ -35,7 +35,7 @@ import {
   unrouted,
 } from '@plant-store/core'
 import { answerParserError, refuseRaw, track } from '@plant-store/core/node'
-import type { Listen } from './commands.js'
+import type { Listen } from './mock.js'
 
 /** What Prism is sent for a valid request. */
 interface Forward {
