@@ -1,6 +1,7 @@
 // Runs one case on one target and judges the answer by the document: status, schema, exact body, and
 // the deviations listed for the target. Keeps what the run saw, for coverage and for the deviations test.
 import { isDeepStrictEqual } from 'node:util'
+import type { Case, Plant } from '../../src/verify/cases/document-cases.js'
 import type { JsonSchema, OperationEntry } from '../../src/verify/document.js'
 import {
   type Answer,
@@ -10,7 +11,6 @@ import {
   send,
 } from '../../src/verify/http.js'
 import { validateAnswer, validateErrorAnswer } from '../../src/verify/judge/answer.js'
-import type { Case, Plant } from '../../src/verify/requests/cases.js'
 import { type Deviation, deviationFor } from '../deviations.js'
 import { Coverage } from './coverage.js'
 import { RATE_LIMIT_HEADERS, rateLimitHeadersRequired } from './kit-rules.js'

@@ -7,10 +7,10 @@ import { listAll as listPages } from '../../scripts/lib/paging.js'
 import { type Cluster, startCluster } from '../../scripts/lib/postgres.js'
 import { type Started, startProcess } from '../../scripts/lib/processes.js'
 import { specPath } from '../../scripts/lib/spec.js'
+import type { Plant } from '../../src/verify/cases/document-cases.js'
 import type { LoadedDocument } from '../../src/verify/document.js'
 import { UNKNOWN_TOKEN } from '../../src/verify/document-prose.js'
 import { type Auth, type Endpoint, type RequestSpec, send } from '../../src/verify/http.js'
-import type { Plant } from '../../src/verify/requests/cases.js'
 import type { WebhookReceiver } from '../../src/verify/webhook-receiver.js'
 import {
   nothingToJudge,

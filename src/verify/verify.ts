@@ -195,7 +195,10 @@ async function run(
       results.notes.push('stateful sequences: not run, they change plants (--read-only)')
       continue
     }
-    // Whatever a layer meets, the run goes on to the next and ends with its report.
+    // Whatever a layer meets, the run goes on to the next and ends with its report. What an answer
+    // shows wrong is a finding the judge returns, recorded where it was found; a layer throws only
+    // when it cannot go on (no answer broke a promise: it could not send, or set up, what it needs),
+    // and the run says why.
     try {
       await runLayer(context)
     } catch (error) {

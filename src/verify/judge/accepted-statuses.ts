@@ -1,9 +1,9 @@
 // The statuses the document allows a probe in the caller's state: how an operation uses the plant its
 // request names, what each defect is refused with, and where the document leaves two answers open.
 import { LosslessNumber } from 'lossless-json'
+import type { Defect, Probe } from '../cases/probe.js'
 import { lowestSuccess, type OperationEntry } from '../document.js'
 import { parseExact } from '../exact-json.js'
-import type { Defect, Probe } from '../requests/generated.js'
 import type { State } from './state.js'
 
 /** The status of each defect, as the document's responses and its prose give them. */

@@ -2,9 +2,9 @@
 // changed is undone. A request that sets up or undoes state is told to `observe` with its answer, and
 // one whose status is not the document's is returned: the state can no longer be relied on.
 import { plantJson } from '@plant-store/core'
+import { type Probe, requestOf } from '../cases/probe.js'
 import { UNKNOWN_TOKEN } from '../document-prose.js'
 import { type Answer, type Endpoint, type RequestSpec, send } from '../http.js'
-import { type Probe, requestOf } from '../requests/generated.js'
 import { roleOf } from './accepted-statuses.js'
 import type { Plant } from './plant.js'
 import type { State } from './state.js'

@@ -3,12 +3,12 @@
 // listing's first page, the created plant read back). Pure: the generated layer and the kit's own
 // suite send the request, then judge what this builds.
 import { pickPlant } from '@plant-store/core'
+import { type Probe, requestOf } from '../cases/probe.js'
 import type { Check } from '../checks/check.js'
 import type { HttpExchange } from '../checks/exchange.js'
 import { statusExpected } from '../checks/exchange.js'
 import { BUILT_IN_CHECKS } from '../checks/registry.js'
 import type { Answer } from '../http.js'
-import { type Probe, requestOf } from '../requests/generated.js'
 import { acceptedStatuses, expectedStatus, roleOf } from './accepted-statuses.js'
 import { judgeExchange, type Verdict } from './judge.js'
 import { listingOf, pageSizeOf } from './listing.js'

@@ -3,6 +3,8 @@
 // Examples a server cannot be made to give on demand (429, 500, 503, 507, and 408, which waits on the
 // server's own headers timeout) are reported as not exercised.
 import type { GivenPlant } from '@plant-store/core'
+import type { ExampleCase } from '../cases/document-cases.js'
+import { exampleCases } from '../cases/examples.js'
 import type { HttpExchange } from '../checks/exchange.js'
 import type { Context } from '../context.js'
 import { parseExact } from '../exact-json.js'
@@ -13,8 +15,6 @@ import { listingOf, pageSizeOf } from '../judge/listing.js'
 import { PLANT_FIELDS } from '../judge/plant.js'
 import { type State, stateOf } from '../judge/state.js'
 import { parametersOf } from '../report/coverage.js'
-import type { ExampleCase } from '../requests/cases.js'
-import { exampleCases } from '../requests/examples.js'
 import { fieldsOf } from '../sequences/api.js'
 import { followLinks } from './follow-links.js'
 

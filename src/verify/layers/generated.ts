@@ -4,6 +4,9 @@
 // create read back digit for digit. What a request changed is undone before the next.
 import { BODY_LIMIT, givenPlants, pickPlant } from '@plant-store/core'
 import fc from 'fast-check'
+import { coverageProbes } from '../cases/coverage.js'
+import { describeProbe, type Probe, requestOf } from '../cases/probe.js'
+import { probeArbitrary } from '../cases/random.js'
 import type { HttpExchange } from '../checks/exchange.js'
 import type { Context } from '../context.js'
 import { operationFor } from '../document.js'
@@ -17,8 +20,6 @@ import { type Housekeeping, Principal } from '../judge/principal.js'
 import { probeExchange } from '../judge/probe.js'
 import type { State } from '../judge/state.js'
 import { parametersOf } from '../report/coverage.js'
-import { coverageProbes } from '../requests/coverage-phase.js'
-import { describeProbe, type Probe, probeArbitrary, requestOf } from '../requests/generated.js'
 import { followLinks } from './follow-links.js'
 
 /** The probes of a run: the same for the same document, seed and id base, so one can be replayed by its number. */

@@ -3,14 +3,15 @@
 // plants: the second principal must get 404 for the first's plant, never see it in its list, and
 // leave it as it was whatever it sends.
 
+import { baseExampleName, exampleParts, requestFor } from '../cases/document-cases.js'
+import { generatedCases } from '../cases/negative.js'
+import { requestOf, toProbe } from '../cases/probe.js'
 import type { HttpExchange } from '../checks/exchange.js'
 import type { Context } from '../context.js'
 import { canonical, parseExact } from '../exact-json.js'
 import { type Answer, describeAnswer, describeRequest, type RequestSpec } from '../http.js'
 import { roleOf } from '../judge/accepted-statuses.js'
 import { parametersOf } from '../report/coverage.js'
-import { baseExampleName, requestFor } from '../requests/cases.js'
-import { generatedCases } from '../requests/negative.js'
 import { plantsOrStop } from '../subject.js'
 
 export async function runSecurity(ctx: Context): Promise<void> {
@@ -19,12 +20,14 @@ export async function runSecurity(ctx: Context): Promise<void> {
   for (const entry of loaded.operations.filter((e) => e.secured && !options.anyToken)) {
     const name = baseExampleName(entry)
     if (name === undefined) continue
-    const { request } = requestFor(entry, name)
+    const { parts } = exampleParts(entry, name)
+    const probe = toProbe(entry, { ...parts, auth: { kind: 'unknown' }, defect: 'auth: unknown token' })
     refused.push({
       kind: 'generated',
       id: `${entry.operationId} · a token no principal holds`,
       entry,
-      request: { ...request, auth: { kind: 'unknown' } },
+      probe,
+      request: requestOf(probe),
       status: 401,
       requiredHeaders: ['www-authenticate'],
       givenPlants: [],

@@ -3,9 +3,10 @@
 // shows is found on every run and not by chance.
 import { BODY_LIMIT, INT64_MAX, INT64_MIN } from '@plant-store/core'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { coverageProbes } from '../cases/coverage.js'
+import { describeProbe, type Probe } from '../cases/probe.js'
+import { codePoints } from '../cases/random-values.js'
 import { flatten, type JsonSchema, loadDocument, type OperationEntry } from '../document.js'
-import { coverageProbes } from '../requests/coverage-phase.js'
-import { codePoints, describeProbe, type Probe } from '../requests/generated.js'
 
 const ID_BASE = 1_000_000_000_000n
 let operations: OperationEntry[]

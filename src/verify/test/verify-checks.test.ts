@@ -5,6 +5,7 @@
 // statuses the document allows where it does not order two conditions.
 import { document as shipped } from '@plant-store/core'
 import { describe, expect, it } from 'vitest'
+import { coverageProbes } from '../cases/coverage.js'
 import type { Check } from '../checks/check.js'
 import type { HttpExchange } from '../checks/exchange.js'
 import { BUILT_IN_CHECKS, CHECK_NAMES, selectChecks } from '../checks/registry.js'
@@ -20,7 +21,6 @@ import { showsExample } from '../judge/profile.js'
 import type { State } from '../judge/state.js'
 import { followLinks } from '../layers/follow-links.js'
 import { Results } from '../report/results.js'
-import { coverageProbes } from '../requests/coverage-phase.js'
 
 const kit = await loadDocument(undefined, 'kit')
 const entry = (operationId: string) => {

@@ -1,5 +1,5 @@
-// Reading a schema for the coverage probes: its types and bounds, the values it lists, an ordinary
-// valid value of it and values of the wrong type.
+// Reading a schema for the coverage phase and the boundary values: its types and bounds, the values
+// it lists, an ordinary valid value of it and values of the wrong type.
 import { INT64_MAX, INT64_MIN } from '@plant-store/core'
 import { flatten, type JsonSchema } from '../document.js'
 import { integer, type JsonNode, string } from './json-text.js'

@@ -13,7 +13,7 @@ import {
   jsonMedia,
   type Plant,
   requestFor,
-} from './cases.js'
+} from './document-cases.js'
 
 /** Every response example of an operation, with the status documenting it. */
 function responseExamples(entry: OperationEntry, problems: ConventionProblem[]) {

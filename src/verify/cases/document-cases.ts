@@ -1,5 +1,6 @@
-// The contract suite's cases and what both kinds share: a case's request built from the document's
-// examples of one name, the operation's base request, and the headers a status must carry.
+// The cases the document's examples give (examples.ts) and the negative cases derived from them
+// (negative.ts), and what both share: a case's request built from the document's examples of one
+// name, the operation's base request, and the headers a status must carry.
 
 import {
   type Example,
@@ -11,6 +12,7 @@ import {
 import type { Derivation } from '../document-prose.js'
 import { requiredHeaders } from '../document-prose.js'
 import type { RequestSpec } from '../http.js'
+import { type Parts, type Probe, requestOf, toProbe } from './probe.js'
 
 export interface ExampleCase {
   kind: 'example'
@@ -37,6 +39,8 @@ export interface GeneratedCase {
   id: string
   /** Undefined for a path the document does not have. */
   entry: OperationEntry | undefined
+  /** The request as a probe of the operation (the case model of every generated request); none for a path the document lacks. */
+  probe?: Probe
   request: RequestSpec
   /** The status the document calls for. */
   status: number
@@ -65,16 +69,19 @@ export function jsonMedia(content: Record<string, MediaType> | undefined): Media
 }
 
 /**
- * The request for a named example: each parameter and the body take their example of that name; a
- * required one without such an example takes its first example; an optional one is left out.
+ * The request for a named example, as a probe's parts: each parameter and the body take their example
+ * of that name; a required one without such an example takes its first example; an optional one is
+ * left out.
  */
-export function requestFor(
-  entry: OperationEntry,
-  name: string,
-): { request: RequestSpec; givenPlants: Plant[] } {
+export function exampleParts(entry: OperationEntry, name: string): { parts: Parts; givenPlants: Plant[] } {
   const used: Example[] = []
-  let path = entry.path
-  const query = new URLSearchParams()
+  const parts: Parts = {
+    defect: undefined,
+    features: [],
+    pathValues: {},
+    query: [],
+    auth: entry.secured ? { kind: 'principal' } : { kind: 'none' },
+  }
   for (const p of entry.parameters) {
     const example = p.examples?.[name] ?? (p.required ? firstEntry(p.examples)?.[1] : undefined)
     if (!example) {
@@ -83,14 +90,9 @@ export function requestFor(
     }
     used.push(example)
     const value = String(example.value)
-    if (p.in === 'path') path = path.replace(`{${p.name}}`, encodeURIComponent(value))
-    else if (p.in === 'query') query.append(p.name, value)
+    if (p.in === 'path') parts.pathValues[p.name] = encodeURIComponent(value)
+    else if (p.in === 'query') parts.query.push([p.name, value])
     else throw new Error(`${entry.operationId}: ${p.in} parameters are not supported by the suite yet`)
-  }
-  const request: RequestSpec = {
-    method: entry.method.toUpperCase(),
-    path: query.size ? `${path}?${query}` : path,
-    auth: entry.secured ? { kind: 'principal' } : { kind: 'none' },
   }
   const requestBody = entry.operation.requestBody
   if (requestBody) {
@@ -99,8 +101,9 @@ export function requestFor(
       media?.examples?.[name] ?? (requestBody.required ? firstEntry(media?.examples)?.[1] : undefined)
     if (example) {
       used.push(example)
-      request.contentType = JSON_TYPE
-      request.body = JSON.stringify(example.value)
+      parts.contentType = JSON_TYPE
+      parts.body = JSON.stringify(example.value)
+      parts.bodyValue = example.value
     } else if (requestBody.required) {
       throw new Error(`${entry.operationId}: the required body has no application/json example`)
     }
@@ -110,7 +113,16 @@ export function requestFor(
     for (const plant of (example['x-given-plants'] ?? []) as Plant[])
       givenPlants.set(JSON.stringify(plant), plant)
   }
-  return { request, givenPlants: [...givenPlants.values()] }
+  return { parts, givenPlants: [...givenPlants.values()] }
+}
+
+/** The request for a named example (see exampleParts). */
+export function requestFor(
+  entry: OperationEntry,
+  name: string,
+): { request: RequestSpec; givenPlants: Plant[] } {
+  const { parts, givenPlants } = exampleParts(entry, name)
+  return { request: requestOf(toProbe(entry, parts)), givenPlants }
 }
 
 /** The name of the operation's first success example: its request is the base of derived requests. */
