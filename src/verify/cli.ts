@@ -10,7 +10,13 @@ import { document as shipped } from '@plant-store/core'
 import { CHECK_NAMES, CHECKS } from './checks.js'
 import { interfaceOf, loadDocument, type OperationEntry, PROFILES, type Profile } from './document.js'
 import { runReplay } from './replay-cli.js'
-import { coverageShortfall, githubAnnotations, inGitHubActions, ProgressLog } from './report/ci.js'
+import {
+  coverageShortfall,
+  githubAnnotations,
+  inGitHubActions,
+  ProgressLog,
+  TerminalProgress,
+} from './report/ci.js'
 import { coverageOf } from './report/coverage.js'
 import { coverageLine, coverageTable, meets, notExercisedLines } from './report/coverage-summary.js'
 import { htmlReport } from './report/html.js'
@@ -45,7 +51,8 @@ plants they already own are read first and left as they were, and the run delete
   --keep                 leave the plants the generated requests worked with
   --any-token            the server makes a principal of any token (a sandbox): a token no
                          principal holds is not tried
-  --rate N               at most N requests a second (a 429 is always waited out by its Retry-After)
+  --rate N               at most N requests a second (a quota the server declares in RateLimit, and
+                         a 429's Retry-After, are always waited out, and the wait said)
   --webhook-listen PORT  also judge the newPlant events the server sends during the run: a receiver
                          listens on 127.0.0.1:PORT (0: any free port; its URL is printed). You
                          configure the server under test, before the run, to send both principals'
@@ -207,9 +214,13 @@ if (
   usage(`--min-coverage takes a percentage from 0 to 100, not ${values['min-coverage']}`)
 
 const interactive = process.stderr.isTTY
-let lastProgress = 0
-// Not a terminal (a CI log): a plain line at most every 5 s, repeated while a wait goes on.
-const log = interactive ? undefined : new ProgressLog((line) => process.stderr.write(`${line}\n`)).start()
+// Not a terminal (a CI log): a plain line at most every 5 s, repeated while a wait goes on. On a
+// terminal, one line rewritten in place at most every 200 ms, the latest always shown in the end.
+const log = interactive
+  ? new TerminalProgress((line) =>
+      process.stderr.write(`\r\x1b[K${line.slice(0, (process.stderr.columns || 80) - 1)}`),
+    )
+  : new ProgressLog((line) => process.stderr.write(`${line}\n`)).start()
 try {
   const results = await verify({
     baseUrl,
@@ -245,15 +256,9 @@ try {
           onWebhookReceiver: (url: string) => console.error(`receiving newPlant events at ${url}`),
         }),
     command: `plant-store-verify --base-url ${baseUrl}`,
-    onProgress: (line) => {
-      if (log) return log.update(line)
-      // On a terminal, one line rewritten at most a few times a second.
-      if (Date.now() - lastProgress < 200) return
-      lastProgress = Date.now()
-      process.stderr.write(`\r\x1b[K${line.slice(0, (process.stderr.columns || 80) - 1)}`)
-    },
+    onProgress: (line) => log.update(line),
   })
-  log?.stop()
+  log.stop()
   if (interactive) process.stderr.write('\r\x1b[K')
   const durationMs = Date.now() - results.startedAt
   // The document's operations, for the parameters coverage counts (verify read the same one).
@@ -299,13 +304,13 @@ try {
   write(values.html, () => htmlReport(results, context, met))
   console.log(`\n${coverageLine(coverage)}`)
   console.log(
-    `${results.verdict()}: ${results.requests} requests in ${(durationMs / 1000).toFixed(1)} s (seed ${results.seed}).`,
+    `${results.verdict()}: ${results.requests} requests in ${(durationMs / 1000).toFixed(1)} s, ${(results.waitedMs / 1000).toFixed(1)} s of it waiting for the server’s rate limits (seed ${results.seed}).`,
   )
   if (!met && minCoverage !== undefined)
     console.log(`plant-store-verify: ${coverageShortfall(coverage, minCoverage)}`)
   process.exitCode = results.failed || !met ? 1 : 0
 } catch (error) {
-  log?.stop()
+  log.stop()
   if (interactive) process.stderr.write('\r\x1b[K')
   if (error instanceof VerifyUsageError) usage(error.message)
   throw error

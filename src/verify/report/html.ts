@@ -1,8 +1,8 @@
-// The run as one self-contained HTML page (what --html writes): inline CSS, no script, no font, image
-// or style from anywhere else, so it opens from disk or as a CI artifact. At the top the verdict and
-// the coverage; then operations × checks coloured passed, failed or not judged; the statuses and
-// parameters each operation had exercised; each distinct failure expandable with its request,
-// answer, what the document says and its replay command; warnings and notes.
+// A run as one self-contained HTML page (what --html writes): inline CSS, no script, no
+// font, image or style from anywhere else, so it opens from disk or as a CI artifact. At the top the
+// verdict and the coverage; then operations × checks coloured passed, failed or not judged; the
+// statuses and parameters each operation had exercised; each distinct failure expandable with its
+// request, answer, what the document says and its replay command; warnings and notes.
 import { CHECKS, type CheckName } from '../checks.js'
 import { type Coverage, formatPercent, type OperationCoverage } from './coverage-summary.js'
 import type { ReportContext } from './json.js'
@@ -226,6 +226,7 @@ ${fact('failures', failures.length ? `${failures.length} distinct` : '0', failur
 ${fact('answers failed', String(results.failures.length), results.failures.length > 0)}
 ${fact('requests', String(results.requests))}
 ${fact('duration', `${(context.durationMs / 1000).toFixed(1)} s`)}
+${fact('waited for rate limits', `${(results.waitedMs / 1000).toFixed(1)} s`)}
 ${fact('seed', String(results.seed))}
 ${fact('warnings', String(results.warnings.length))}
 </dl>

@@ -23,6 +23,8 @@ export interface JsonReport {
   requests: number
   startedAt: string
   durationMs: number
+  /** Of durationMs, the time the run waited for the server's rate limits. */
+  waitedMs: number
   checks: CheckName[]
   rows: { operationId: string; check: CheckName; passed: number; failed: number }[]
   /** Answers that departed, counted once per check. */
@@ -45,6 +47,7 @@ export function jsonReport(results: Results, context: ReportContext, met: boolea
     requests: results.requests,
     startedAt: new Date(results.startedAt).toISOString(),
     durationMs: Math.round(context.durationMs),
+    waitedMs: Math.round(results.waitedMs),
     checks: [...results.selected],
     rows: results.rows(),
     failedAnswers: results.failures.length,

@@ -70,6 +70,8 @@ export class Results {
   /** Parameter and body-property names carried per operation, for coverage. */
   private readonly carriedBy = new Map<string, Set<string>>()
   requests = 0
+  /** Time the run waited for the server's rate limits (its declared quotas, its 429s' Retry-After). */
+  waitedMs = 0
   seed = 0
   startedAt = Date.now()
 
