@@ -1,10 +1,16 @@
 // A run as one self-contained HTML page (what --html writes): inline CSS, no script, no
 // font, image or style from anywhere else, so it opens from disk or as a CI artifact. At the top the
 // verdict and the coverage; then operations × checks coloured passed, failed or not judged; the
-// statuses and parameters each operation had exercised; each distinct failure expandable with its
-// request, answer, what the document says and its replay command; warnings and notes.
+// statuses and parameters each operation had exercised, and why not, a line for each reason; each
+// distinct failure expandable with its request, answer, what the document says and its replay
+// command; warnings and notes.
 import { CHECKS, type CheckName } from '../checks.js'
-import { type Coverage, formatPercent, type OperationCoverage } from './coverage-summary.js'
+import {
+  type Coverage,
+  formatPercent,
+  type OperationCoverage,
+  statusesNotExercised,
+} from './coverage-summary.js'
 import type { ReportContext } from './json.js'
 import { type Failure, headline, type Results } from './results.js'
 
@@ -134,7 +140,8 @@ function coverageTable(coverage: Coverage): string {
       .map((s) =>
         s.exercised
           ? `<span class="chip yes" title="exercised">${s.status}</span>`
-          : `<span class="chip no" title="${h(`not exercised: ${s.reason ?? ''}`)}">${s.status}</span>`,
+          : // Why is said once, below the table: a reason every operation shares would repeat here.
+            `<span class="chip no" title="not exercised">${s.status}</span>`,
       )
       .concat(
         o.undocumented.map(
@@ -155,10 +162,12 @@ function coverageTable(coverage: Coverage): string {
       items.length ? `${items.filter((i) => i.exercised).length}/${items.length}` : '–'
     return `<tr><th class="op" scope="row">${h(o.operationId)}</th><td class="num">${count(o.statuses)}</td><td><div class="chips">${statuses || '<span class="muted">none</span>'}</div></td><td class="num">${count(o.parameters)}</td><td><div class="chips">${parameters}</div></td></tr>`
   })
-  const reasons = coverage.operations.flatMap((o) =>
-    o.statuses
-      .filter((s) => !s.exercised)
-      .map((s) => `<li><span class="mono">${h(o.operationId)} ${s.status}</span>: ${h(s.reason ?? '')}</li>`),
+  const reasons = statusesNotExercised(coverage).map(
+    ({ statuses, reason }) => `<li><span class="mono">${h(statuses)}</span>: ${h(reason)}</li>`,
+  )
+  const notExercised = coverage.operations.reduce(
+    (n, o) => n + o.statuses.filter((s) => !s.exercised).length,
+    0,
   )
   return `<p>${coverage.exercised} of ${coverage.total} documented statuses and parameters exercised: statuses ${coverage.statuses.exercised}/${coverage.statuses.total}, parameters ${coverage.parameters.exercised}/${coverage.parameters.total}. Checks (operation × check): ${coverage.checks.passed} passed, ${coverage.checks.failed} failed, ${coverage.checks.notJudged} not judged.</p>
 <div class="legend"><span><span class="chip yes">200</span> exercised</span><span><span class="chip no">503</span> documented, not exercised</span><span><span class="chip undoc">418!</span> answered, not documented</span></div>
@@ -166,7 +175,7 @@ function coverageTable(coverage: Coverage): string {
 <tbody>
 ${rows.join('\n')}
 </tbody></table></div>
-${reasons.length ? `<details class="plain"><summary>Why ${reasons.length} documented status(es) were not exercised</summary><div class="body"><ul class="reasons">${reasons.join('')}</ul></div></details>` : ''}`
+${reasons.length ? `<details class="plain"><summary>Why ${notExercised} documented status(es) were not exercised</summary><div class="body"><ul class="reasons">${reasons.join('')}</ul></div></details>` : ''}`
 }
 
 function failureDetails(f: Failure & { times: number }): string {
