@@ -2,8 +2,6 @@
 // plant-store-verify: checks a running plant store, by URL, against the OpenAPI document. Exit 0 when
 // every answer agrees with the document (and the coverage reaches --min-coverage), 1 when any
 // departs (or it does not), 2 for a usage error or a server that cannot be reached.
-import { mkdirSync, writeFileSync } from 'node:fs'
-import { dirname } from 'node:path'
 import { parseArgs } from 'node:util'
 import SwaggerParser from '@apidevtools/swagger-parser'
 import { document as shipped } from '@plant-store/core'
@@ -19,8 +17,7 @@ import {
 } from './report/ci.js'
 import { coverageOf } from './report/coverage.js'
 import { coverageLine, coverageTable, meets, notExercisedLines } from './report/coverage-summary.js'
-import { htmlReport } from './report/html.js'
-import { jsonReport, jsonText } from './report/json.js'
+import { writeReports } from './report/files.js'
 import { LAYERS, type Layer } from './report/results.js'
 import { DEFAULTS, VerifyUsageError, verify } from './verify.js'
 
@@ -75,7 +72,8 @@ plants they already own are read first and left as they were, and the run delete
                          principals principal-1, principal-2… as the --token values, in order; none:
                          as recorded), judge each answer by the document and compare it with the
                          recorded one (status, body, whether a Link follows). Exit 1 on a departure
-                         from the document or a difference from the recording
+                         from the document or a difference from the recording. --junit, --report,
+                         --json and --html write its reports as a run's
   --allow-differences    with --replay: report differences from the recording, fail only on departures
   --help                 this text
 
@@ -164,8 +162,9 @@ const positive = (name: string, text: string | undefined) => {
 const baseUrl = values['base-url'] ?? process.env.VERIFY_BASE_URL
 if (!baseUrl) usage('no server to verify: give --base-url URL or VERIFY_BASE_URL')
 const tokens = values.token?.length ? values.token : (list(process.env.VERIFY_TOKENS) ?? [])
+const reportFiles = { junit: values.junit, report: values.report, json: values.json, html: values.html }
 if (values.replay !== undefined) {
-  const replay = { file: values.replay, baseUrl, tokens, spec: values.spec }
+  const replay = { file: values.replay, baseUrl, tokens, spec: values.spec, reports: reportFiles }
   process.exit(await runReplay({ ...replay, allowDifferences: values['allow-differences'] ?? false }))
 }
 if (tokens.length !== 2)
@@ -293,15 +292,7 @@ try {
     )
     if (annotations.length) console.log(`\n${annotations.join('\n')}`)
   }
-  const write = (file: string | undefined, text: () => string) => {
-    if (file === undefined) return
-    mkdirSync(dirname(file), { recursive: true })
-    writeFileSync(file, text())
-  }
-  write(values.junit, () => results.junit())
-  write(values.report, () => results.markdown(`Verification of ${baseUrl}`, coverage))
-  write(values.json, () => jsonText(jsonReport(results, context, met)))
-  write(values.html, () => htmlReport(results, context, met))
+  writeReports(reportFiles, results, context, `Verification of ${baseUrl}`, met)
   console.log(`\n${coverageLine(coverage)}`)
   console.log(
     `${results.verdict()}: ${results.requests} requests in ${(durationMs / 1000).toFixed(1)} s, ${(results.waitedMs / 1000).toFixed(1)} s of it waiting for the server’s rate limits (seed ${results.seed}).`,

@@ -1,4 +1,4 @@
-// A run as one self-contained HTML page (what --html writes): inline CSS, no script, no
+// A run (or a replay) as one self-contained HTML page (what --html writes): inline CSS, no script, no
 // font, image or style from anywhere else, so it opens from disk or as a CI artifact. At the top the
 // verdict and the coverage; then operations × checks coloured passed, failed or not judged; the
 // statuses and parameters each operation had exercised, and why not, a line for each reason; each
@@ -192,11 +192,15 @@ function failureDetails(f: Failure & { times: number }): string {
 }
 
 /** The HTML report: one page, everything inline, every text from the run escaped. */
-export function htmlReport(results: Results, context: ReportContext, met = true): string {
+export function htmlReport(
+  results: Results,
+  context: ReportContext,
+  met = true,
+  title = `Verification of ${context.baseUrl}`,
+): string {
   const { coverage } = context
   const failures = results.distinctFailures()
   const failed = results.failed || !met
-  const title = `Verification of ${context.baseUrl}`
   const checks = [...results.selected]
   const fact = (label: string, value: string, bad = false) =>
     `<div><dt>${h(label)}</dt><dd${bad ? ' class="bad"' : ''}>${h(value)}</dd></div>`
@@ -235,8 +239,8 @@ ${fact('failures', failures.length ? `${failures.length} distinct` : '0', failur
 ${fact('answers failed', String(results.failures.length), results.failures.length > 0)}
 ${fact('requests', String(results.requests))}
 ${fact('duration', `${(context.durationMs / 1000).toFixed(1)} s`)}
-${fact('waited for rate limits', `${(results.waitedMs / 1000).toFixed(1)} s`)}
-${fact('seed', String(results.seed))}
+${context.recording === undefined ? fact('waited for rate limits', `${(results.waitedMs / 1000).toFixed(1)} s`) : ''}
+${context.recording === undefined ? fact('seed', String(results.seed)) : fact('recording', context.recording)}
 ${fact('warnings', String(results.warnings.length))}
 </dl>
 <div class="bar" title="coverage ${h(formatPercent(coverage.percent))}"><span style="width:${Math.min(100, coverage.percent)}%"></span>${marker}</div>
@@ -253,7 +257,7 @@ ${coverageTable(coverage)}
 ${failures.length ? `<section id="failures"><h2>Failures</h2>\n<p class="muted">One per operation, check and first problem; open one for its request, answer, what the document says and the command that replays it.</p>\n${failures.map(failureDetails).join('\n')}\n</section>` : ''}
 ${results.warnings.length ? `<section id="warnings"><h2>Warnings</h2>\n<p class="muted">Allowed by the document, and worth knowing; never a failure.</p>\n<ul class="plain">${results.warnings.map((w) => `<li class="warning">${h(w)}</li>`).join('')}</ul>\n</section>` : ''}
 ${results.notes.length ? `<section id="notes"><h2>Notes</h2>\n<ul class="plain">${results.notes.map((n) => `<li>${h(n)}</li>`).join('')}</ul>\n</section>` : ''}
-<footer>plant-store-verify · seed ${h(String(results.seed))} · started ${h(new Date(results.startedAt).toISOString())}</footer>
+<footer>plant-store-verify · ${context.recording === undefined ? `seed ${h(String(results.seed))}` : `replay of ${h(context.recording)}`} · started ${h(new Date(results.startedAt).toISOString())}</footer>
 </body>
 </html>
 `

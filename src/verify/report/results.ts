@@ -7,8 +7,11 @@ import { type Coverage, coverageMarkdown } from './coverage-summary.js'
 
 export type Layer = 'examples' | 'generated' | 'stateful' | 'security'
 export const LAYERS: Layer[] = ['examples', 'generated', 'stateful', 'security']
-/** Where a judged answer came from: a layer's requests, or the events the webhook receiver took. */
-export type Source = Layer | 'webhooks'
+/**
+ * Where a judged answer came from: a layer's requests, the events the webhook receiver took, or a
+ * recording's requests sent again (--replay).
+ */
+export type Source = Layer | 'webhooks' | 'replay'
 
 export interface Failure {
   layer: Source
