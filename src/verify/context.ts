@@ -1,5 +1,7 @@
 // What a run is asked (VerifyOptions) and what each layer works with (Context): apart from verify.ts,
 // which runs the layers, so that the layers and the run import these and never each other.
+
+import type { RefusedTokens } from './cases/refused-tokens.js'
 import type { Exchange } from './checks/exchange.js'
 import type { VerifyConfig } from './config.js'
 import type { LoadedDocument, OperationEntry, Profile } from './document.js'
@@ -77,4 +79,11 @@ export interface Context {
   /** The replay command of one case: the run's command with these options added. */
   replay(args: string): string
   progress(line: string): void
+  /** The refused-token cases sent so far: each is sent to an operation once in a run. */
+  refusals: RefusedTokens
+  /**
+   * Work a layer left for the end of the run, after every layer: refused-token cases that met the
+   * server's spent quota for failed authentications, sent once its window has moved on.
+   */
+  deferred: { layer: Layer; run: () => Promise<void> }[]
 }

@@ -4,11 +4,14 @@
 // place of a recorded one is used where the recording used the old.
 import { bodyText, type ContractVerdict, type Har, type HarEntry } from '@plant-store/core'
 import type { Finding } from './checks/check.js'
+import type { HttpExchange } from './checks/exchange.js'
 import { type JsonSchema, loadDocument, type OperationEntry } from './document.js'
-import { canonical, parseExact } from './exact-json.js'
+import { parseExact } from './exact-json.js'
 import { REDACTED } from './har-recorder.js'
-import { answerOf } from './http.js'
+import { answerOf, describeAnswer } from './http.js'
 import { judgeAnswer } from './judge/answer.js'
+import { EXACT } from './judge/plant.js'
+import { type Difference, recordingDifferences } from './judge/recording.js'
 
 export interface ReplayOptions {
   /** The recording: its JSON text, or parsed. */
@@ -26,11 +29,7 @@ export interface ReplayOptions {
   onExchange?: (exchange: ReplayedExchange) => void
 }
 
-export interface Difference {
-  what: 'status' | 'body' | 'link'
-  recorded: string
-  replayed: string
-}
+export type { Difference } from './judge/recording.js'
 
 export interface ReplayedExchange {
   /** Its place in the recording, from 1. */
@@ -38,13 +37,19 @@ export interface ReplayedExchange {
   method: string
   /** Path and query as sent. */
   path: string
+  /** The document's operation it went to; undefined for a path or method the document lacks. */
+  operationId: string | undefined
   status: number
+  /** The answer in one line, as a run's reports show one. */
+  answer: string
   /** Where the answer departs from the document; empty when it conforms. */
   findings: Finding[]
   /** Where the answer differs from the recorded one. */
   differences: Difference[]
   /** The proxy's verdict on the recorded answer, when the recording has one. */
   recorded: ContractVerdict | undefined
+  /** The exchange as the checks judge it, the recorded answer with it. */
+  exchange: HttpExchange
 }
 
 export class ReplayUsageError extends Error {}
@@ -133,18 +138,29 @@ export async function replay(options: ReplayOptions): Promise<ReplayedExchange[]
     learnAddress(addresses, recordedLink, entry.request.url, replayedLink, url, base.origin, prefix)
     const method = entry.request.method
     const pathname = path.split('?')[0] ?? path
+    const operation = operationOf(operations, method, pathname)
     const judged =
-      method === 'HEAD' || method === 'OPTIONS'
-        ? []
-        : judge(operations, errorSchema, method, pathname, answer)
+      method === 'HEAD' || method === 'OPTIONS' ? [] : judge(operation, errorSchema, method, pathname, answer)
+    const recorded = { status: entry.response.status, text: recordedText, link: recordedLink }
     const exchange: ReplayedExchange = {
       number: i + 1,
       method,
       path,
+      operationId: operation?.operationId,
       status: response.status,
+      answer: describeAnswer(answer),
       findings: judged,
-      differences: differences(entry, recordedText, recordedLink, answer.status, text, replayedLink),
+      differences: recordingDifferences(recorded, answer),
       recorded: entry._contract,
+      exchange: {
+        kind: 'http',
+        operation,
+        request: { method, path: pathname },
+        answer,
+        judging: EXACT,
+        recorded,
+        ...(operation ? {} : { errorSchema }),
+      },
     }
     results.push(exchange)
     options.onExchange?.(exchange)
@@ -152,20 +168,28 @@ export async function replay(options: ReplayOptions): Promise<ReplayedExchange[]
   return results
 }
 
+/** The document's operation a method and path go to: the one with the fewest path parameters. */
+function operationOf(
+  operations: OperationEntry[],
+  method: string,
+  pathname: string,
+): OperationEntry | undefined {
+  const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  return operations
+    .filter((e) => e.method === method.toLowerCase())
+    .map((e) => ({ e, parts: e.path.split(/\{[^}]+\}/) }))
+    .sort((a, b) => a.parts.length - b.parts.length)
+    .find(({ parts }) => new RegExp(`^${parts.map(literal).join('[^/]+')}$`).test(pathname))?.e
+}
+
 /** The document's verdict, as the proxy gives it: by the operation, or as an Error for a path it lacks. */
 function judge(
-  operations: OperationEntry[],
+  entry: OperationEntry | undefined,
   errorSchema: JsonSchema | undefined,
   method: string,
   pathname: string,
   answer: ReturnType<typeof answerOf>,
 ): Finding[] {
-  const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-  const entry = operations
-    .filter((e) => e.method === method.toLowerCase())
-    .map((e) => ({ e, parts: e.path.split(/\{[^}]+\}/) }))
-    .sort((a, b) => a.parts.length - b.parts.length)
-    .find(({ parts }) => new RegExp(`^${parts.map(literal).join('[^/]+')}$`).test(pathname))?.e
   return judgeAnswer(entry, { method, path: pathname }, answer, errorSchema)
 }
 
@@ -219,33 +243,4 @@ function learnAddress(
   if (was === undefined || is === undefined) return
   const below = new URL(replayedUrl).origin === origin && is.startsWith(prefix) ? is.slice(prefix.length) : is
   if (below !== was) addresses.set(was, below)
-}
-
-function differences(
-  entry: HarEntry,
-  recordedText: string,
-  recordedLink: string | undefined,
-  status: number,
-  text: string,
-  replayedLink: string | undefined,
-): Difference[] {
-  const found: Difference[] = []
-  if (status !== entry.response.status)
-    found.push({ what: 'status', recorded: String(entry.response.status), replayed: String(status) })
-  if (!sameBody(recordedText, text)) found.push({ what: 'body', recorded: recordedText, replayed: text })
-  // Cursors are the server's own: a Link is the same when both answers have one or neither has. Where
-  // it leads is compared when the recording followed it: that page's request goes to the new target.
-  if ((recordedLink === undefined) !== (replayedLink === undefined))
-    found.push({ what: 'link', recorded: recordedLink ?? '(none)', replayed: replayedLink ?? '(none)' })
-  return found
-}
-
-/** JSON bodies are the same when their values are, digit for digit, whatever the order of keys. */
-function sameBody(recorded: string, replayed: string): boolean {
-  if (recorded === replayed) return true
-  try {
-    return canonical(parseExact(recorded)) === canonical(parseExact(replayed))
-  } catch {
-    return false
-  }
 }

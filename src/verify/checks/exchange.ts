@@ -5,6 +5,7 @@ import { type JsonSchema, type OperationEntry, type Response, responseFor } from
 import { parseExact } from '../exact-json.js'
 import type { Answer } from '../http.js'
 import type { Judging } from '../judge/plant.js'
+import type { Recorded } from '../judge/recording.js'
 
 /** A plant as the layer's model holds it: its properties, ids as bigint. */
 export type Plant = Readonly<Record<string, unknown>>
@@ -89,6 +90,8 @@ export interface HttpExchange {
   /** A created plant read back after its create was answered, and the plant as sent. */
   readBack?: { answer: Answer; plant: Plant }
   isolation?: IsolationView
+  /** The answer a recording has for the same request (--replay). */
+  recorded?: Recorded
 }
 
 /** A webhook event the receiver took, and what its judge found of it against the run's creates. */

@@ -10,6 +10,7 @@ import { kitProfileConformance } from './kit-profile-conformance.js'
 import { linkConformance } from './link-conformance.js'
 import { positiveDataAcceptance } from './positive-data-acceptance.js'
 import { principalIsolation } from './principal-isolation.js'
+import { recordingConformance } from './recording-conformance.js'
 import { responseHeadersConformance } from './response-headers-conformance.js'
 import { responseSchemaConformance } from './response-schema-conformance.js'
 import { statusCodeConformance } from './status-code-conformance.js'
@@ -32,6 +33,7 @@ export const BUILT_IN_CHECKS: readonly Check[] = [
   exampleConformance,
   kitProfileConformance,
   webhookConformance,
+  recordingConformance,
 ]
 
 /** The built-in checks' names, in the registry's order. */
