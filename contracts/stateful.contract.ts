@@ -1,8 +1,8 @@
 // The stateful, model-based layer of the contract suite: random sequences of create, list (every page,
 // through Link), get, replace and delete, for two principals, run with fast-check's model-based testing
 // on the real server (on SQLite and on PostgreSQL) and the sandbox, and checked against a model of the
-// store (src/verify/sequences/store-model.ts). The operations come from the document's links
-// (src/verify/sequences/api.ts), the commands over them from src/verify/sequences/commands.ts.
+// store (src/verify/run/sequences/store-model.ts). The operations come from the document's links
+// (src/verify/run/sequences/api.ts), the commands over them from src/verify/run/sequences/commands.ts.
 //
 // Properties, on every step: read-your-writes (a plant reads back exactly as the model holds it, ids
 // digit for digit); 404 after a delete, and the plant gone from the list; 409 on a taken id, nothing
@@ -18,10 +18,10 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { INSTALL_HINT, postgresBinDir } from '../scripts/lib/postgres.js'
 import { repoRoot } from '../scripts/lib/processes.js'
 import { loadDocument } from '../src/verify/document.js'
-import { type Api, deriveApi, describeApi } from '../src/verify/sequences/api.js'
-import { RequestCounts } from '../src/verify/sequences/request-counts.js'
-import { type RunResult, runTarget } from '../src/verify/sequences/run.js'
-import { writeReport } from '../src/verify/sequences/run-report.js'
+import { type Api, deriveApi, describeApi } from '../src/verify/run/sequences/api.js'
+import { RequestCounts } from '../src/verify/run/sequences/request-counts.js'
+import { type RunResult, runTarget } from '../src/verify/run/sequences/run.js'
+import { writeReport } from '../src/verify/run/sequences/run-report.js'
 import { describeNewPlantEvents } from './lib/event-tests.js'
 import {
   chosenTargets,

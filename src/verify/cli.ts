@@ -6,10 +6,7 @@ import { parseArgs } from 'node:util'
 import SwaggerParser from '@apidevtools/swagger-parser'
 import { document as shipped } from '@plant-store/core'
 import { BUILT_IN_CHECKS } from './checks/registry.js'
-import type { VerifyConfig } from './config.js'
-import { configFile, loadConfig } from './config-file.js'
 import { interfaceOf, loadDocument, type OperationEntry, PROFILES, type Profile } from './document.js'
-import { TeamCodeError } from './errors.js'
 import { runReplay } from './replay-cli.js'
 import {
   coverageShortfall,
@@ -22,7 +19,10 @@ import { coverageOf } from './report/coverage.js'
 import { coverageLine, coverageTable, meets, notExercisedLines } from './report/coverage-summary.js'
 import { writeReports } from './report/files.js'
 import { LAYERS, type Layer } from './report/results.js'
-import { DEFAULTS, VerifyUsageError, verify } from './verify.js'
+import type { VerifyConfig } from './run/config.js'
+import { configFile, loadConfig } from './run/config-file.js'
+import { TeamCodeError } from './run/errors.js'
+import { DEFAULTS, VerifyUsageError, verify } from './run/verify.js'
 
 const HELP = `Usage: plant-store-verify --base-url URL --token TOKEN_A --token TOKEN_B [options]
 

@@ -2,6 +2,13 @@
 
 export type { CheckName, Finding } from './checks/check.js'
 export { CHECK_NAMES, CHECKS } from './checks/registry.js'
+export { interfaceOf, type Profile } from './document.js'
+export { type Difference, type ReplayedExchange, type ReplayOptions, replay } from './replay.js'
+export { coverageOf, parametersOf } from './report/coverage.js'
+export type { Coverage } from './report/coverage-summary.js'
+export { htmlReport } from './report/html.js'
+export { jsonReport } from './report/json.js'
+export { type Failure, LAYERS, type Layer, Results } from './report/results.js'
 export {
   type CheckDefinition,
   type CheckExchange,
@@ -10,12 +17,5 @@ export {
   type Hooks,
   type OutgoingRequest,
   type VerifyConfig,
-} from './config.js'
-export { interfaceOf, type Profile } from './document.js'
-export { type Difference, type ReplayedExchange, type ReplayOptions, replay } from './replay.js'
-export { coverageOf, parametersOf } from './report/coverage.js'
-export type { Coverage } from './report/coverage-summary.js'
-export { htmlReport } from './report/html.js'
-export { jsonReport } from './report/json.js'
-export { type Failure, LAYERS, type Layer, Results } from './report/results.js'
-export { DEFAULTS, type VerifyOptions, VerifyUsageError, verify } from './verify.js'
+} from './run/config.js'
+export { DEFAULTS, type VerifyOptions, VerifyUsageError, verify } from './run/verify.js'

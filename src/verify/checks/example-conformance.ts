@@ -1,6 +1,6 @@
 // example_conformance: a success answer to a named request example shows what the response example of
 // the same name shows: every property it shows, with its value (element by element for a list).
-import { showsExample } from '../judge/profile.js'
+import { showsExample } from '../judge/example.js'
 import { answerCheck } from './check.js'
 import { bodyOf } from './exchange.js'
 

@@ -13,14 +13,14 @@ import { interfaceOf, loadDocument } from '../document.js'
 import { type Answer, answerOf } from '../http.js'
 import { acceptedStatuses } from '../judge/accepted-statuses.js'
 import { answerExchange, judgeAnswer } from '../judge/answer.js'
+import { showsExample } from '../judge/example.js'
 import { judgeExchange, mergeVerdicts } from '../judge/judge.js'
 import { resolveLink } from '../judge/links.js'
 import { listingOf, pageSizeOf } from '../judge/listing.js'
 import { EXACT, PLANT_FIELDS } from '../judge/plant.js'
-import { showsExample } from '../judge/profile.js'
 import type { State } from '../judge/state.js'
-import { followLinks } from '../layers/follow-links.js'
 import { Results } from '../report/results.js'
+import { followLinks } from '../run/follow-links.js'
 
 const kit = await loadDocument(undefined, 'kit')
 const entry = (operationId: string) => {

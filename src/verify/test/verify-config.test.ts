@@ -12,8 +12,8 @@ import { pathToFileURL } from 'node:url'
 import { defineCheck, defineConfig, verify } from '@plant-store/verify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { repoRoot, runToExit, type Started, startProcess } from '../../../scripts/lib/processes.js'
-import { CONFIG_FILES, configFile, loadConfig } from '../config-file.js'
 import type { JsonReport } from '../report/json.js'
+import { CONFIG_FILES, configFile, loadConfig } from '../run/config-file.js'
 
 // tsx from the kit's own node_modules: the command runs in scratch directories without one.
 const cli = [

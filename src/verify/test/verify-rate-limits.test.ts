@@ -5,9 +5,9 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
-import { declaredQuota, retryAfterMs, waitLine, waitProgress } from '../rate-limits.js'
 import { ProgressLog, TerminalProgress } from '../report/ci.js'
-import { Subject } from '../subject.js'
+import { declaredQuota, retryAfterMs, waitLine, waitProgress } from '../run/rate-limits.js'
+import { Subject } from '../run/subject.js'
 
 const TOKENS = ['token-a', 'token-b'] as const
 let server: Server | undefined

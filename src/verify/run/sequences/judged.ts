@@ -2,11 +2,11 @@
 // request, the plant it shows, and no other principal's plant. fast-check learns that a sequence failed
 // only from a throw, so what the judge found is thrown here (a SequenceFailure carries the findings),
 // where every other layer records the judge's findings as they are.
-import type { Finding } from '../checks/check.js'
-import type { HttpExchange, IsolationView } from '../checks/exchange.js'
-import type { OperationEntry } from '../document.js'
-import type { Answer, RequestSpec } from '../http.js'
-import { EXACT } from '../judge/plant.js'
+import type { Finding } from '../../checks/check.js'
+import type { HttpExchange, IsolationView } from '../../checks/exchange.js'
+import type { OperationEntry } from '../../document.js'
+import type { Answer, RequestSpec } from '../../http.js'
+import { EXACT } from '../../judge/plant.js'
 import type { Api } from './api.js'
 import type { Real } from './real.js'
 import { type Expected, keyText, type StoreModel } from './store-model.js'

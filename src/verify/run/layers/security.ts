@@ -3,14 +3,14 @@
 // each sent once per operation in a run), and the other principal's plants: the second principal must
 // get 404 for the first's plant, never see it in its list, and leave it as it was whatever it sends.
 
-import { baseExampleName, requestFor } from '../cases/document-cases.js'
-import { type RefusedCase, refusedCases } from '../cases/refused-tokens.js'
-import type { HttpExchange } from '../checks/exchange.js'
+import { baseExampleName, requestFor } from '../../cases/document-cases.js'
+import { type RefusedCase, refusedCases } from '../../cases/refused-tokens.js'
+import type { HttpExchange } from '../../checks/exchange.js'
+import { canonical, parseExact } from '../../exact-json.js'
+import { type Answer, describeAnswer, describeRequest, type RequestSpec } from '../../http.js'
+import { roleOf } from '../../judge/accepted-statuses.js'
+import { parametersOf } from '../../report/coverage.js'
 import type { Context } from '../context.js'
-import { canonical, parseExact } from '../exact-json.js'
-import { type Answer, describeAnswer, describeRequest, type RequestSpec } from '../http.js'
-import { roleOf } from '../judge/accepted-statuses.js'
-import { parametersOf } from '../report/coverage.js'
 import { plantsOrStop } from '../subject.js'
 
 export async function runSecurity(ctx: Context): Promise<void> {

@@ -3,12 +3,12 @@
 // requests sent and counted (session.ts), and the failure text with the seed, the path and the command
 // that replays it; run-report.ts writes the report (reports/stateful.md).
 import fc from 'fast-check'
-import type { Finding } from '../checks/check.js'
-import type { Exchange } from '../checks/exchange.js'
-import { BUILT_IN_CHECKS } from '../checks/registry.js'
+import type { Finding } from '../../checks/check.js'
+import type { Exchange } from '../../checks/exchange.js'
+import { BUILT_IN_CHECKS } from '../../checks/registry.js'
+import type { Endpoint } from '../../http.js'
+import { judgeExchange, type Verdict } from '../../judge/judge.js'
 import { rethrowTeamCode } from '../errors.js'
-import type { Endpoint } from '../http.js'
-import { judgeExchange, type Verdict } from '../judge/judge.js'
 import type { Api } from './api.js'
 import { commandArbitraries } from './commands.js'
 import { SequenceFailure } from './judged.js'

@@ -1,9 +1,9 @@
 // One sequence's view of the target: each request sent as one of its principals, counted, and logged
 // with its answer for the failure report; its answers judged by the run's judge.
-import type { Exchange } from '../checks/exchange.js'
-import type { OperationEntry } from '../document.js'
-import { type Answer, type Endpoint, type RequestSpec, send } from '../http.js'
-import type { Verdict } from '../judge/judge.js'
+import type { Exchange } from '../../checks/exchange.js'
+import type { OperationEntry } from '../../document.js'
+import { type Answer, type Endpoint, type RequestSpec, send } from '../../http.js'
+import type { Verdict } from '../../judge/judge.js'
 import type { Phase, Real } from './real.js'
 import type { RequestCounts } from './request-counts.js'
 

@@ -3,27 +3,32 @@
 // document alone. It knows nothing of how the kit starts its own targets: it is given a URL and two
 // principals' tokens, leaves the plants those principals had alone, and deletes what it created.
 
-import { RefusedTokens } from './cases/refused-tokens.js'
-import type { Check } from './checks/check.js'
-import type { Exchange, HttpExchange } from './checks/exchange.js'
-import { BUILT_IN_CHECKS, selectChecks } from './checks/registry.js'
+import { RefusedTokens } from '../cases/refused-tokens.js'
+import type { Check } from '../checks/check.js'
+import type { Exchange, HttpExchange } from '../checks/exchange.js'
+import { BUILT_IN_CHECKS, selectChecks } from '../checks/registry.js'
+import {
+  documentedStatuses,
+  type LoadedDocument,
+  loadDocument,
+  type OperationEntry,
+  type Profile,
+} from '../document.js'
+import { describeAnswer } from '../http.js'
+import { roleOf } from '../judge/accepted-statuses.js'
+import { judgeExchange } from '../judge/judge.js'
+import type { Judging } from '../judge/plant.js'
+import { LAYERS, type Layer, Results } from '../report/results.js'
+import { tokenScopes, WebhookReceiver } from '../webhook-receiver.js'
 import { hooksOf, teamChecks } from './config.js'
 import type { Context, VerifyOptions } from './context.js'
-import { documentedStatuses, type LoadedDocument, loadDocument, type OperationEntry } from './document.js'
 import { rethrowTeamCode, TeamCodeError, VerifyUsageError } from './errors.js'
-import { describeAnswer } from './http.js'
-import { roleOf } from './judge/accepted-statuses.js'
-import { judgeExchange } from './judge/judge.js'
-import type { Judging } from './judge/plant.js'
-import { judgingFor } from './judge/profile.js'
 import { runExamples } from './layers/examples.js'
 import { runGenerated } from './layers/generated.js'
 import { runSecurity } from './layers/security.js'
 import { runStateful } from './layers/stateful.js'
 import { waitProgress } from './rate-limits.js'
-import { LAYERS, type Layer, Results } from './report/results.js'
 import { type OwnedPlant, type PlantsRead, Subject } from './subject.js'
-import { tokenScopes, WebhookReceiver } from './webhook-receiver.js'
 
 export type { VerifyOptions } from './context.js'
 export { VerifyUsageError } from './errors.js'
@@ -310,6 +315,24 @@ async function readExisting(
       judging,
     },
     reason,
+  }
+}
+
+/**
+ * How a server under test's answers are judged: by what the document promises, a property it does
+ * not name allowed and told once per operation among the warnings (the schemas are open); with the
+ * kit profile, exactly as the kit's server answers, and held to the profile's headers.
+ */
+function judgingFor(results: Results, profile: Profile = 'interface'): Judging {
+  return {
+    exact: profile === 'kit',
+    kitProfile: profile === 'kit',
+    bodilessRefusals: profile !== 'kit',
+    undocumented: (operationId, property) =>
+      results.warn(
+        `undocumented property \`${property}\` in \`${operationId}\`'s answer (allowed: the schema does not close it)`,
+        `${operationId}\t${property}`,
+      ),
   }
 }
 

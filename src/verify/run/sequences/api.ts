@@ -8,8 +8,8 @@
 // Request bodies are generated from the operations' schemas. An operation added later with a link
 // from the create is explored with no new code here, as long as the model knows its method.
 
-import { flatten, type JsonSchema, type OperationEntry, type Parameter } from '../document.js'
-import type { Judging } from '../judge/plant.js'
+import { flatten, type JsonSchema, type OperationEntry, type Parameter } from '../../document.js'
+import type { Judging } from '../../judge/plant.js'
 import { unescapePointer } from './json-pointer.js'
 
 /** The fields a response shows of a plant: the properties of its (item) schema. */

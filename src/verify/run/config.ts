@@ -3,13 +3,13 @@
 // A check or hook that throws ends the run with its message (exit 2): the team's code is broken, not
 // the server under test.
 import { LosslessNumber, parse as parseLossless } from 'lossless-json'
-import type { Check } from './checks/check.js'
-import type { HttpExchange } from './checks/exchange.js'
+import type { Check } from '../checks/check.js'
+import type { HttpExchange } from '../checks/exchange.js'
+import type { OutgoingRequest } from '../http.js'
+import type { Results } from '../report/results.js'
 import { TeamCodeError, VerifyUsageError } from './errors.js'
-import type { OutgoingRequest } from './http.js'
-import type { Results } from './report/results.js'
 
-export type { OutgoingRequest } from './http.js'
+export type { OutgoingRequest } from '../http.js'
 
 /** One exchange as a team's check reads it: the request the run sent and the answer it got. */
 export interface CheckExchange {

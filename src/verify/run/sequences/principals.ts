@@ -1,8 +1,8 @@
 // The principals a stateful run gives each sequence, and empties through the API once it ends.
 import { nextAddress } from '@plant-store/core'
-import { parseExact } from '../exact-json.js'
-import type { Endpoint } from '../http.js'
-import { resolveLink } from '../judge/links.js'
+import { parseExact } from '../../exact-json.js'
+import type { Endpoint } from '../../http.js'
+import { resolveLink } from '../../judge/links.js'
 import type { Api } from './api.js'
 import type { RequestCounts } from './request-counts.js'
 import { Session } from './session.js'

@@ -3,10 +3,9 @@
 // declares or answers them), the plants each principal owned before the run, and the Endpoint view
 // that the kit's judging layers send through.
 import { nextAddress } from '@plant-store/core'
-import type { OperationEntry } from './document.js'
-import { UNKNOWN_TOKEN } from './document-prose.js'
-import { TeamCodeError } from './errors.js'
-import { parseExact } from './exact-json.js'
+import type { OperationEntry } from '../document.js'
+import { UNKNOWN_TOKEN } from '../document-prose.js'
+import { parseExact } from '../exact-json.js'
 import {
   type Answer,
   type Auth,
@@ -14,8 +13,9 @@ import {
   type OutgoingRequest,
   type RequestSpec,
   send,
-} from './http.js'
-import { linkLeaves, resolveLink } from './judge/links.js'
+} from '../http.js'
+import { linkLeaves, resolveLink } from '../judge/links.js'
+import { TeamCodeError } from './errors.js'
 import { type Bucket, RateLimits, type Wait } from './rate-limits.js'
 
 /** A plant as the verifier reads it: ids as bigint, exact. */

@@ -1,15 +1,15 @@
 // What a run is asked (VerifyOptions) and what each layer works with (Context): apart from verify.ts,
 // which runs the layers, so that the layers and the run import these and never each other.
 
-import type { RefusedTokens } from './cases/refused-tokens.js'
-import type { Exchange } from './checks/exchange.js'
+import type { RefusedTokens } from '../cases/refused-tokens.js'
+import type { Exchange } from '../checks/exchange.js'
+import type { LoadedDocument, OperationEntry, Profile } from '../document.js'
+import type { Verdict } from '../judge/judge.js'
+import type { Judging } from '../judge/plant.js'
+import type { Layer, Results } from '../report/results.js'
+import type { WebhookOptions } from '../webhook-receiver.js'
 import type { VerifyConfig } from './config.js'
-import type { LoadedDocument, OperationEntry, Profile } from './document.js'
-import type { Verdict } from './judge/judge.js'
-import type { Judging } from './judge/plant.js'
-import type { Layer, Results } from './report/results.js'
 import type { OwnedPlant, Subject } from './subject.js'
-import type { WebhookOptions } from './webhook-receiver.js'
 
 export interface VerifyOptions {
   baseUrl: string

@@ -150,7 +150,7 @@ export function expectLinked(
       }
     default:
       throw new Error(
-        `the model has no meaning for ${operationId} (${method.toUpperCase()} on one plant): add it to the store model (sequences/store-model.ts)`,
+        `the model has no meaning for ${operationId} (${method.toUpperCase()} on one plant): add it to the store model (run/sequences/store-model.ts)`,
       )
   }
 }

@@ -2,7 +2,7 @@
 // small pool so that creates collide and reads miss.
 import { INT64_MAX, INT64_MIN } from '@plant-store/core'
 import fc from 'fast-check'
-import { flatten, type JsonSchema } from '../document.js'
+import { flatten, type JsonSchema } from '../../document.js'
 import { escapePointer } from './json-pointer.js'
 
 const WORDS = ['Basil', 'Fern', 'Mint', 'Thai basil', 'Oak', 'herb', 'tree', '']

@@ -1,8 +1,8 @@
 // The list as a sequence reads it: every page through Link, each judged against the model's plants.
-import type { HttpExchange, PageView } from '../checks/exchange.js'
-import type { RequestSpec } from '../http.js'
-import { EXACT } from '../judge/plant.js'
-import { followLinks, type JudgedPage } from '../layers/follow-links.js'
+import type { HttpExchange, PageView } from '../../checks/exchange.js'
+import type { RequestSpec } from '../../http.js'
+import { EXACT } from '../../judge/plant.js'
+import { followLinks, type JudgedPage } from '../follow-links.js'
 import type { Api } from './api.js'
 import { isolationOf, judged } from './judged.js'
 import type { Phase, Real } from './real.js'

@@ -2,11 +2,11 @@
 // from the plants they already own, keys come from the run's own range, and after each sequence only
 // the plants the run created are deleted.
 
-import type { Exchange } from '../checks/exchange.js'
+import type { Exchange } from '../../checks/exchange.js'
+import { operationFor } from '../../document.js'
+import type { Endpoint } from '../../http.js'
+import { parametersOf } from '../../report/coverage.js'
 import type { Context } from '../context.js'
-import { operationFor } from '../document.js'
-import type { Endpoint } from '../http.js'
-import { parametersOf } from '../report/coverage.js'
 import { deriveApi } from '../sequences/api.js'
 import type { PrincipalPool } from '../sequences/principals.js'
 import { RequestCounts } from '../sequences/request-counts.js'

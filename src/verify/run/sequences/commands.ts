@@ -2,8 +2,8 @@
 // run.ts) runs against a target and the model of store-model.ts: a create, each operation the
 // create's links name (api.ts), and the list; with the arbitraries that draw them.
 import fc from 'fast-check'
-import { jsonText } from '../exact-json.js'
-import type { RequestSpec } from '../http.js'
+import { jsonText } from '../../exact-json.js'
+import type { RequestSpec } from '../../http.js'
 import { type Api, type LinkedOperation, SMALL_PAGES } from './api.js'
 import { keyArbitrary, valueArbitrary } from './arbitraries.js'
 import { atPointer } from './json-pointer.js'

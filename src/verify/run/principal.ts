@@ -5,9 +5,9 @@ import { plantJson } from '@plant-store/core'
 import { type Probe, requestOf } from '../cases/probe.js'
 import { UNKNOWN_TOKEN } from '../document-prose.js'
 import { type Answer, type Endpoint, type RequestSpec, send } from '../http.js'
-import { roleOf } from './accepted-statuses.js'
-import type { Plant } from './plant.js'
-import type { State } from './state.js'
+import { roleOf } from '../judge/accepted-statuses.js'
+import type { Plant } from '../judge/plant.js'
+import type { State } from '../judge/state.js'
 
 /** A request sent to set up or undo state (not a probe), its answer, and the status the document gives it. */
 export interface Housekeeping {
