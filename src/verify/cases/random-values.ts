@@ -23,14 +23,22 @@ export function idArbitraryFrom(base: bigint): fc.Arbitrary<bigint> {
   )
 }
 
-/** The ids a run's values draw from: idArbitraryFrom(the run's id base). */
-export type Ids = fc.Arbitrary<bigint>
+/** What a run's values draw from: its ids, and the keys the document's body schemas name. */
+export interface Draws {
+  /** idArbitraryFrom(the run's id base). */
+  ids: fc.Arbitrary<bigint>
+  /**
+   * Each key some body schema of the document names, with its schema: a key another schema names (a
+   * create's `id`, sent in a replace) is one a server must ignore where this schema does not name it.
+   */
+  named: ReadonlyMap<string, JsonSchema>
+}
 
 /**
  * The ids of `ids` that lie in [min, max], drawn without a filter: a document may bound an id so
  * that almost no int64 passes, and a filter would then spin without end.
  */
-function idsBetween(ids: Ids, min: bigint, max: bigint): fc.Arbitrary<bigint> {
+function idsBetween(ids: fc.Arbitrary<bigint>, min: bigint, max: bigint): fc.Arbitrary<bigint> {
   if (min <= INT64_MIN && max >= INT64_MAX) return ids
   const clamp = (v: bigint) => (v < min ? min : v > max ? max : v)
   return fc.oneof(ids.map(clamp), fc.bigInt(min, max))
@@ -60,11 +68,11 @@ export function stringArbitrary(schema: JsonSchema = {}): fc.Arbitrary<string> {
   )
 }
 
-function integerNode(schema: JsonSchema, ids: Ids): fc.Arbitrary<JsonNode> {
+function integerNode(schema: JsonSchema, draws: Draws): fc.Arbitrary<JsonNode> {
   const int64 = schema.format === 'int64'
   const min = typeof schema.minimum === 'number' ? BigInt(schema.minimum) : int64 ? INT64_MIN : -(2n ** 31n)
   const max = typeof schema.maximum === 'number' ? BigInt(schema.maximum) : int64 ? INT64_MAX : 2n ** 31n - 1n
-  const values = int64 ? idsBetween(ids, min, max) : fc.bigInt(min, max)
+  const values = int64 ? idsBetween(draws.ids, min, max) : fc.bigInt(min, max)
   const form = fc.constantFrom<IntegerForm>(
     'plain',
     'plain',
@@ -77,9 +85,9 @@ function integerNode(schema: JsonSchema, ids: Ids): fc.Arbitrary<JsonNode> {
 }
 
 /** A JSON value valid against the schema (the subset of JSON Schema the document uses). */
-export function validNode(schema: JsonSchema, ids: Ids): fc.Arbitrary<JsonNode> {
-  if (schema.allOf || schema.type === 'object' || schema.properties) return objectNode(schema, ids)
-  if (schema.type === 'integer') return integerNode(schema, ids)
+export function validNode(schema: JsonSchema, draws: Draws): fc.Arbitrary<JsonNode> {
+  if (schema.allOf || schema.type === 'object' || schema.properties) return objectNode(schema, draws)
+  if (schema.type === 'integer') return integerNode(schema, draws)
   if (schema.type === 'string') return stringArbitrary(schema).map(string)
   if (schema.type === 'boolean') return fc.boolean().map((v) => ({ kind: 'boolean', value: v }) as JsonNode)
   if (schema.type === 'number')
@@ -88,7 +96,7 @@ export function validNode(schema: JsonSchema, ids: Ids): fc.Arbitrary<JsonNode> 
       .map((v) => ({ kind: 'number', value: v }) as JsonNode)
   if (schema.type === 'array' && schema.items) {
     return fc
-      .array(validNode(schema.items as JsonSchema, ids), { maxLength: 3 })
+      .array(validNode(schema.items as JsonSchema, draws), { maxLength: 3 })
       .map((items) => ({ kind: 'array', items }) as JsonNode)
   }
   return fc.constant<JsonNode>({ kind: 'null' })
@@ -111,12 +119,20 @@ const unknownValue: fc.Arbitrary<JsonNode> = fc.oneof(
     .map((depth): JsonNode => ({ kind: 'raw', text: `${'['.repeat(depth)}${']'.repeat(depth)}` })),
 )
 
-function objectNode(schema: JsonSchema, ids: Ids): fc.Arbitrary<JsonNode> {
+function objectNode(schema: JsonSchema, draws: Draws): fc.Arbitrary<JsonNode> {
   const shape = flatten(schema)
+  const others = [...draws.named].filter(([name]) => !(name in shape.properties))
   const fields = Object.entries(shape.properties).map(([name, property]) => {
-    const node = validNode(property, ids).map((v): [string, JsonNode] => [name, v])
+    const node = validNode(property, draws).map((v): [string, JsonNode] => [name, v])
     return shape.required.includes(name) ? node : fc.option(node, { nil: undefined })
   })
+  for (const [name, property] of others)
+    fields.push(
+      fc.oneof(
+        { weight: 2, arbitrary: fc.constant(undefined) },
+        { weight: 1, arbitrary: validNode(property, draws).map((v): [string, JsonNode] => [name, v]) },
+      ),
+    )
   const extras = fc.array(fc.tuple(unknownKeys, unknownValue), { maxLength: 2 })
   return fc.tuple(fc.tuple(...fields), extras, fc.boolean()).map(([own, extra, duplicate]) => {
     const entries = own.filter((e): e is [string, JsonNode] => e !== undefined)
@@ -131,12 +147,12 @@ function objectNode(schema: JsonSchema, ids: Ids): fc.Arbitrary<JsonNode> {
 /** A body with one defect of the schema's own making, and its label. */
 export function defectiveBody(
   schema: JsonSchema,
-  ids: Ids,
+  draws: Draws,
 ): fc.Arbitrary<{ node: JsonNode; defect: Defect }> {
   const shape = flatten(schema)
-  const valid = objectNode(schema, ids)
+  const valid = objectNode(schema, draws)
   const options: fc.Arbitrary<{ node: JsonNode; defect: Defect }>[] = [
-    validNode(schema, ids).map((node) => ({
+    validNode(schema, draws).map((node) => ({
       node: { kind: 'array', items: [node] } as JsonNode,
       defect: 'body: not an object' as Defect,
     })),

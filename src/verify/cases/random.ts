@@ -3,7 +3,7 @@
 // with exactly one defect: a new operation is covered without new code.
 import { HEADER_LIMIT, isUnicodeText } from '@plant-store/core'
 import fc from 'fast-check'
-import type { OperationEntry, Parameter } from '../document.js'
+import { flatten, type JsonSchema, type OperationEntry, type Parameter } from '../document.js'
 import type { Auth } from '../http.js'
 import { type JsonNode, render, value } from './json-text.js'
 import {
@@ -16,7 +16,7 @@ import {
   SAFE,
   toProbe,
 } from './probe.js'
-import { defectiveBody, type Ids, idArbitraryFrom, stringArbitrary, validNode } from './random-values.js'
+import { type Draws, defectiveBody, idArbitraryFrom, stringArbitrary, validNode } from './random-values.js'
 
 const canonical = (id: bigint) => String(id)
 /** Path forms of an id that are not the decimal integer the document asks for. */
@@ -66,13 +66,13 @@ const unsupportedTypes = fc.constantFrom(
 )
 
 /** Every probe of one operation. */
-export function probesOf(entry: OperationEntry, bodyLimit: number, ids: Ids): fc.Arbitrary<Probe> {
+export function probesOf(entry: OperationEntry, bodyLimit: number, draws: Draws): fc.Arbitrary<Probe> {
   const pathParams = entry.parameters.filter((p) => p.in === 'path')
   const queryParams = entry.parameters.filter((p) => p.in === 'query')
   const media = entry.operation.requestBody?.content[JSON_TYPE]
   const bodySchema = media?.schema
 
-  const validPath = fc.tuple(...pathParams.map((p) => ids.map((id) => [p, id] as const)))
+  const validPath = fc.tuple(...pathParams.map((p) => draws.ids.map((id) => [p, id] as const)))
   // A query string is bytes: a string that is not well-formed UTF-16 cannot travel in one.
   // An opaque cursor is the server's to make: a valid probe leaves it out (badQueryValues sends some).
   const validQuery = fc.tuple(
@@ -86,7 +86,7 @@ export function probesOf(entry: OperationEntry, bodyLimit: number, ids: Ids): fc
   )
   // Valid bodies stay under the limit, with room for a defect's changes: a longer one is another class.
   const underLimit = (node: JsonNode) => Buffer.byteLength(render(node)) < bodyLimit - 1024
-  const validBody = bodySchema ? validNode(bodySchema, ids).filter(underLimit) : fc.constant(undefined)
+  const validBody = bodySchema ? validNode(bodySchema, draws).filter(underLimit) : fc.constant(undefined)
 
   const base = fc.record({
     path: validPath,
@@ -118,8 +118,9 @@ export function probesOf(entry: OperationEntry, bodyLimit: number, ids: Ids): fc
       parts.bodyValue = value(body)
       parts.contentType = type.type
       features.push(...bodyFeatures(body), ...type.features)
+      // The path names the plant where it has an id; a body's id where it does not (a create).
       const bodyId = (parts.bodyValue as Record<string, unknown>).id
-      if (typeof bodyId === 'bigint') id = bodyId
+      if (typeof bodyId === 'bigint' && id === undefined) id = bodyId
     }
     if (id !== undefined) parts.id = id
     return parts
@@ -186,7 +187,7 @@ export function probesOf(entry: OperationEntry, bodyLimit: number, ids: Ids): fc
       fc
         .tuple(
           valid,
-          defectiveBody(bodySchema, ids).filter(({ node }) => underLimit(node)),
+          defectiveBody(bodySchema, draws).filter(({ node }) => underLimit(node)),
         )
         .map(([parts, { node, defect }]) => withBody(parts, render(node), JSON_TYPE, defect)),
       valid.map((parts) =>
@@ -261,6 +262,12 @@ export function probeArbitrary(
   bodyLimit: number,
   idBase = 0n,
 ): fc.Arbitrary<Probe> {
-  const ids = idArbitraryFrom(idBase)
-  return fc.oneof(...operations.map((entry) => probesOf(entry, bodyLimit, ids)))
+  const named = new Map<string, JsonSchema>()
+  for (const entry of operations) {
+    const body = entry.operation.requestBody?.content[JSON_TYPE]?.schema
+    for (const [name, schema] of Object.entries(body ? flatten(body).properties : {}))
+      if (!named.has(name)) named.set(name, schema)
+  }
+  const draws: Draws = { ids: idArbitraryFrom(idBase), named }
+  return fc.oneof(...operations.map((entry) => probesOf(entry, bodyLimit, draws)))
 }

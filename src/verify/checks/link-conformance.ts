@@ -13,7 +13,7 @@ import { bodyOf, type HttpExchange, type PageView, statusExpected } from './exch
 export const linkConformance = answerCheck({
   name: 'link_conformance',
   description:
-    'Link exactly when more plants follow; every page, filtered or not, in order, with no gap or repeat',
+    'Link exactly when more plants follow; every page, filtered or not, in order, with no gap or repeat, plants created or deleted between page reads included',
   appliesTo: (exchange) =>
     exchange.operation !== undefined &&
     roleOf(exchange.operation) === 'list' &&

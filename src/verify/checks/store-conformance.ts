@@ -9,7 +9,8 @@ import { bodyOf, statusExpected } from './exchange.js'
 
 export const storeConformance = answerCheck({
   name: 'store_conformance',
-  description: 'the plants answered are the caller’s plants as the requests so far left them',
+  description:
+    'the plants answered are the caller’s plants as the requests so far left them; a filtered page exactly those the filter keeps',
   appliesTo: (exchange) =>
     exchange.store !== undefined &&
     exchange.operation !== undefined &&

@@ -21,6 +21,15 @@ export const describeHousekeeping = (targetName: string, { request, answer, expe
   `housekeeping on the ${targetName}: ${request.method} ${request.path} answered ${answer.status} ${answer.text}, the document says ${expected}`
 
 /**
+ * The ids a probe names: its path's (or a create body's), and a body's `id` beside a path's, which a
+ * wrong store may have followed.
+ */
+export function namedIds(probe: Probe): bigint[] {
+  const body = (probe.bodyValue as { id?: unknown } | undefined)?.id
+  return [probe.id, body].filter((id): id is bigint => typeof id === 'bigint')
+}
+
+/**
  * The principal a target's probes run as, its plants kept equal to `state`: after a probe, what it
  * changed is undone; after an answer the oracle did not expect, a fresh principal takes over. A
  * server under test has no fresh principals: its one principal is brought back to the state instead,
@@ -45,15 +54,15 @@ export class Principal {
   }
 
   /**
-   * A fresh principal with exactly the state's plants; `touched`, the id of the probe judged wrong.
+   * A fresh principal with exactly the state's plants; `touched`, the ids the probe judged wrong named.
    * The request that did not get the document's status, if one did not.
    */
-  async reset(touched?: bigint): Promise<Housekeeping | undefined> {
+  async reset(...touched: bigint[]): Promise<Housekeeping | undefined> {
     this.token = this.target.newToken()
     if (!this.target.stateUrl) return undefined
     if (this.existing) {
       const ids = new Set(this.ours().map((p) => p.id))
-      if (touched !== undefined && !this.existing.has(touched)) ids.add(touched)
+      for (const id of touched) if (!this.existing.has(id)) ids.add(id)
       for (const id of ids) await this.request('DELETE', `/plants/${id}`)
       return this.expectEach(this.ours())
     }
@@ -107,7 +116,7 @@ export class Principal {
    */
   async undo(probe: Probe, status: number, judgedRight: boolean): Promise<Housekeeping | undefined> {
     if (!this.target.stateUrl) return undefined
-    if (!judgedRight) return this.reset(probe.id)
+    if (!judgedRight) return this.reset(...namedIds(probe))
     const id = probe.id
     if (id === undefined || status >= 300) return undefined
     const before = this.state.get(id)

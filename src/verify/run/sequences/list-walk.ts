@@ -1,12 +1,19 @@
 // The list as a sequence reads it: every page through Link, each judged against the model's plants.
 import type { HttpExchange, PageView } from '../../checks/exchange.js'
+import { jsonText } from '../../exact-json.js'
 import type { RequestSpec } from '../../http.js'
 import { EXACT } from '../../judge/plant.js'
 import { followLinks, type JudgedPage } from '../follow-links.js'
 import type { Api } from './api.js'
 import { isolationOf, judged } from './judged.js'
 import type { Phase, Real } from './real.js'
-import { expectList, type Plant, type PrincipalModel, type StoreModel } from './store-model.js'
+import {
+  expectList,
+  type ListFilter,
+  type Plant,
+  type PrincipalModel,
+  type StoreModel,
+} from './store-model.js'
 
 export function project(plant: Plant, fields: string[]): Plant {
   const shown: Plant = {}
@@ -14,21 +21,34 @@ export function project(plant: Plant, fields: string[]): Plant {
   return shown
 }
 
+/** One walk through the list: its page size, its filter, and what it writes between two page reads. */
+export interface Walk {
+  limit?: number | undefined
+  filter?: ListFilter | undefined
+  /**
+   * Called after each page that links to another, before that one is read, with the keys listed so
+   * far: writes, each sent and judged against the model, which they change.
+   */
+  between?: ((page: number, listed: bigint[]) => Promise<void>) | undefined
+}
+
 /**
- * Walks the list through every page and judges each against the model: at most `limit` plants a
- * page, the model's next plants in ascending order of id with no gap and no repeat, and a Link exactly
- * when more plants follow. Throws at the first page with anything wrong.
+ * Walks the list through every page and judges each against the model as it is when the page is read
+ * (the document's paging: a page starts after the last plant of the page before): at most `limit`
+ * plants, the model's next plants the filter keeps in ascending order of id with no gap and no
+ * repeat, and a Link exactly when more plants follow. Throws at the first page with anything wrong.
  */
 export async function walkList(
   api: Api,
   model: StoreModel,
   real: Real,
   principal: number,
-  limit: number | undefined,
+  walk: Walk,
   phase: Phase,
 ): Promise<void> {
   const list = api.list
   if (!list) return
+  const { limit, filter } = walk
   const self = model.principals[principal] as PrincipalModel
   const pageMax =
     limit ??
@@ -36,15 +56,18 @@ export async function walkList(
       | number
       | undefined) ??
     Number.POSITIVE_INFINITY
-  const query = limit !== undefined && list.pageSize ? `?${list.pageSize.name}=${limit}` : ''
-  const where = `${list.entry.operationId} as p${principal}${limit === undefined ? '' : ` (limit ${limit})`}`
+  const query = [
+    ...(limit !== undefined && list.pageSize ? [`${list.pageSize.name}=${limit}`] : []),
+    ...(filter ? [`${encodeURIComponent(filter.name)}=${encodeURIComponent(filter.value)}`] : []),
+  ].join('&')
+  const where = `${list.entry.operationId} as p${principal}${limit === undefined ? '' : ` (limit ${limit})`}${filter ? `, ${filter.name} ${jsonText(filter.value)}` : ''}`
   const judging = api.judging ?? EXACT
   // What a page holds, by the model as it is when the page is read: its plants past the last one listed.
   const pageOf = (number: number, listed: bigint[]): PageView => {
     const last = listed.at(-1)
     return {
       number,
-      plants: expectList(self, api.keyField)
+      plants: expectList(self, api.keyField, filter)
         .filter((plant) => last === undefined || (plant[api.keyField] as bigint) > last)
         .map((plant) => project(plant, list.itemFields)),
       limit: pageMax,
@@ -53,6 +76,8 @@ export async function walkList(
     }
   }
   const read = async (path: string, number: number, listed: bigint[]): Promise<JudgedPage> => {
+    // What the walk writes between the page before and this one, judged as it goes.
+    if (number > 1) await walk.between?.(number - 1, listed)
     const request: RequestSpec = { method: 'GET', path, auth: { kind: 'principal' } }
     const answer = await real.send(principal, list.entry, request, phase)
     const exchange: HttpExchange = {
@@ -69,7 +94,8 @@ export async function walkList(
     judged(real, exchange, `${where}${number > 1 ? `, page ${number}` : ''}`)
     return { exchange, verdict: { checked: [], findings: [] } }
   }
-  await followLinks(await read(`${list.entry.path}${query}`, 1, []), (address, number, listed) =>
-    read(address, number, listed),
+  await followLinks(
+    await read(`${list.entry.path}${query ? `?${query}` : ''}`, 1, []),
+    (address, number, listed) => read(address, number, listed),
   )
 }
