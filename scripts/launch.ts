@@ -9,12 +9,12 @@
 //   proxy                 PROXY_HOST, PROXY_PORT (default 127.0.0.1:4011), PROXY_UPSTREAM (default
 //                         http://127.0.0.1:3000), the real server behind it; PROXY_SPEC, the document
 //                         it judges by (default spec/openapi.yaml). It runs in this process
-//                         (src/verify/proxy.ts), not as a child.
+//                         (src/verify/proxy/proxy.ts), not as a child.
 //   sandbox               HOST, PORT (default 127.0.0.1:3000); the built server (npm run build)
 import type { AddressInfo } from 'node:net'
 import { relative } from 'node:path'
 import type { LoadedSpec } from '@plant-store/core'
-import { startProxy } from '../src/verify/proxy.js'
+import { startProxy } from '@plant-store/verify/proxy'
 import { type Listen, prismListening, prismMock, sandbox } from './lib/commands.js'
 import { startMockFront } from './lib/mock-front.js'
 import { exitWithParent, spawnGuarded } from './lib/processes.js'

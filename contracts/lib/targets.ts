@@ -11,7 +11,7 @@ import type { LoadedDocument } from '../../src/verify/document.js'
 import { UNKNOWN_TOKEN } from '../../src/verify/document-prose.js'
 import { type Auth, type Endpoint, type RequestSpec, send } from '../../src/verify/http.js'
 import type { Plant } from '../../src/verify/requests/cases.js'
-import type { WebhookReceiver } from '../../src/verify/webhook-receiver.js'
+import type { WebhookReceiver } from '../../src/verify/webhooks/receiver.js'
 import {
   nothingToJudge,
   sandboxHeaders,

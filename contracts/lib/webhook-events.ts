@@ -5,7 +5,7 @@ import { bearerToken } from '@plant-store/core'
 import type { LoadedDocument } from '../../src/verify/document.js'
 import { type Sender, send } from '../../src/verify/http.js'
 import { roleOf } from '../../src/verify/judge/accepted-statuses.js'
-import { newPlantWebhook, WebhookReceiver, type WebhookScopes } from '../../src/verify/webhook-receiver.js'
+import { newPlantWebhook, WebhookReceiver, type WebhookScopes } from '../../src/verify/webhooks/receiver.js'
 
 /** The processes that send newPlant events: the real server on each store, and the sandbox. */
 export type WebhookTarget = 'server' | 'postgres' | 'sandbox'

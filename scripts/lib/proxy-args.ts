@@ -1,7 +1,7 @@
 // The options `npm run proxy -- …` takes on its command line: a recording of the traffic, and the
 // headers whose values it leaves out.
 import { parseArgs } from 'node:util'
-import type { RecordOptions } from '../../src/verify/har-recorder.js'
+import type { RecordOptions } from '@plant-store/verify/proxy'
 
 const usage = `Usage: npm run proxy -- [--record FILE.har [--redact-header NAME]...]
 

@@ -2,7 +2,7 @@
 
 export { CHECK_NAMES, CHECKS, type CheckName } from './checks.js'
 export { interfaceOf, type Profile } from './document.js'
-export { type Difference, type ReplayedExchange, type ReplayOptions, replay } from './replay.js'
+export { type Difference, type ReplayedExchange, type ReplayOptions, replay } from './proxy/replay.js'
 export { coverageOf, parametersOf } from './report/coverage.js'
 export type { Coverage } from './report/coverage-summary.js'
 export { htmlReport } from './report/html.js'

@@ -17,7 +17,7 @@ import { runSecurity } from './layers/security.js'
 import { runStateful } from './layers/stateful.js'
 import { LAYERS, type Layer, Results } from './report/results.js'
 import { type OwnedPlant, Subject } from './subject.js'
-import { tokenScopes, WebhookReceiver } from './webhook-receiver.js'
+import { tokenScopes, WebhookReceiver } from './webhooks/receiver.js'
 
 export type { VerifyOptions } from './context.js'
 

@@ -11,7 +11,7 @@ import { freePort, type Started, startProcess } from '../../../scripts/lib/proce
 import { signer } from '../../server/webhooks/signing.js'
 import { loadDocument } from '../document.js'
 import type { Answer } from '../http.js'
-import { tokenScopes, WebhookReceiver } from '../webhook-receiver.js'
+import { tokenScopes, WebhookReceiver } from '../webhooks/receiver.js'
 
 const SECRET = `whsec_${Buffer.from('the verifier test secret, 32 b..').toString('base64')}`
 const OTHER_SECRET = `whsec_${Buffer.from('another secret entirely, 32 b...').toString('base64')}`

@@ -10,12 +10,12 @@ import {
 } from 'node:http'
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
 import type { AddressInfo } from 'node:net'
-import { type CheckName, type Finding, finding } from './checks.js'
+import { type CheckName, type Finding, finding } from '../checks.js'
+import { type JsonSchema, loadDocument, type OperationEntry } from '../document.js'
+import { type Answer, answerOf } from '../http.js'
+import { judgeAnswer, judgeErrorAnswer } from '../judge/answer.js'
 import { decodedBody } from './decoded-body.js'
-import { type JsonSchema, loadDocument, type OperationEntry } from './document.js'
 import { HarRecorder, type RecordOptions } from './har-recorder.js'
-import { type Answer, answerOf } from './http.js'
-import { judgeAnswer, judgeErrorAnswer } from './judge/answer.js'
 
 export type { RecordOptions } from './har-recorder.js'
 

@@ -3,12 +3,12 @@
 // body, Link). Pseudonyms are sent as the tokens given; a cursor or id the new server hands out in
 // place of a recorded one is used where the recording used the old.
 import { bodyText, type ContractVerdict, type Har, type HarEntry } from '@plant-store/core'
-import { type Finding, finding } from './checks.js'
-import { type JsonSchema, loadDocument, type OperationEntry } from './document.js'
-import { canonical, parseExact } from './exact-json.js'
+import { type Finding, finding } from '../checks.js'
+import { type JsonSchema, loadDocument, type OperationEntry } from '../document.js'
+import { canonical, parseExact } from '../exact-json.js'
+import { answerOf } from '../http.js'
+import { judgeAnswer, judgeErrorAnswer } from '../judge/answer.js'
 import { REDACTED } from './har-recorder.js'
-import { answerOf } from './http.js'
-import { judgeAnswer, judgeErrorAnswer } from './judge/answer.js'
 
 export interface ReplayOptions {
   /** The recording: its JSON text, or parsed. */
