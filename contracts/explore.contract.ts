@@ -5,18 +5,22 @@
 // the command that replays it. A listed class that never occurs fails the run too.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { BODY_LIMIT } from '@plant-store/core'
+import { loadDocument } from '@plant-store/verify'
+import {
+  describeAnswer,
+  describeProbe,
+  expectedStatus,
+  judgeProbe,
+  Principal,
+  type Probe,
+  probeArbitrary,
+  stateOf,
+} from '@plant-store/verify/testing'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { repoRoot } from '../scripts/lib/processes.js'
 import { givenPlants } from '../scripts/lib/spec.js'
-import { BODY_LIMIT } from '../src/server/app.js'
-import { loadDocument } from '../src/verify/document.js'
-import { describeAnswer } from '../src/verify/http.js'
-import { expectedStatus } from '../src/verify/judge/accepted-statuses.js'
-import { judge, readBackFindings } from '../src/verify/judge/listing.js'
-import { Principal } from '../src/verify/judge/principal.js'
-import { stateOf } from '../src/verify/judge/state.js'
-import { describeProbe, type Probe, probeArbitrary } from '../src/verify/requests/generated.js'
 import { type ExplorationDeviation, explorationDeviations } from './deviations.js'
 import { describeNewPlantEvents } from './lib/event-tests.js'
 import {
@@ -42,7 +46,7 @@ const seed = replaying
   : (Date.now() ^ (Math.random() * 0x1_0000_0000)) | 0
 const path = process.env.CONTRACT_PATH || undefined
 
-const loaded = await loadDocument(contractSpecPath)
+const loaded = await loadDocument(contractSpecPath, 'kit')
 const { document, operations } = loaded
 const state = stateOf(givenPlants(document))
 const probes = probeArbitrary(operations, BODY_LIMIT).map((probe) =>
@@ -95,20 +99,16 @@ async function check(probe: Probe): Promise<void> {
         )
       })
       sent++
-      const verdict = judge(probe, state, answer, stateful)
-      if (readBack && verdict.findings.length === 0)
-        verdict.findings.push(...readBackFindings(probe, readBack))
-      return { name, principal, verdict }
+      return { name, principal, answer, verdict: judgeProbe(probe, state, answer, { stateful, readBack }) }
     }),
   )
   const failures: string[] = []
-  for (const { name, principal, verdict } of results) {
+  for (const { name, principal, answer, verdict } of results) {
     const klass = probe.defect ?? 'valid'
     let outcome = 'as documented'
     if (verdict.findings.length > 0) {
       const deviation = explorationDeviations.find(
-        (d) =>
-          d.target === name && d.when(probe, verdict.expected) && d.answers.includes(verdict.answer.status),
+        (d) => d.target === name && d.when(probe, verdict.expected) && d.answers.includes(answer.status),
       )
       if (deviation) {
         met.set(deviation, (met.get(deviation) ?? 0) + 1)
@@ -117,17 +117,17 @@ async function check(probe: Probe): Promise<void> {
         outcome = 'NOT AS DOCUMENTED'
         failures.push(
           [
-            `on the ${name}: ${describeAnswer(verdict.answer)}`,
+            `on the ${name}: ${describeAnswer(answer)}`,
             ...verdict.findings.map((f) => `  - ${f.message}`),
           ].join('\n'),
         )
       }
     }
     count(`${probe.entry.operationId}\t${klass}\t${name}\t${outcome}`)
-    await principal.undo(probe, verdict.answer.status, verdict.findings.length === 0)
+    await principal.undo(probe, answer.status, verdict.findings.length === 0)
   }
   if (failures.length > 0) {
-    const server = results.find((r) => r.name === 'server')?.verdict.answer
+    const server = results.find((r) => r.name === 'server')?.answer
     throw new Error(
       [
         `${probe.entry.operationId} · ${probe.defect ?? 'valid request'}${probe.features.length ? ` (${probe.features.join(', ')})` : ''}`,
@@ -194,7 +194,9 @@ describe('generated requests, judged by the document, on every target', () => {
       }
       for (const probe of candidates) {
         const { answer } = await principal.send(probe)
-        const verdict = judge(probe, state, answer, principal.target.stateUrl !== undefined)
+        const verdict = judgeProbe(probe, state, answer, {
+          stateful: principal.target.stateUrl !== undefined,
+        })
         await principal.undo(probe, answer.status, verdict.findings.length === 0)
         if (verdict.findings.length > 0 && deviation.answers.includes(answer.status)) {
           met.set(deviation, 1)

@@ -1,11 +1,20 @@
 // @plant-store/verify: the plant store's contract suite as a library, for checking a running server by URL.
 
 export { CHECK_NAMES, CHECKS, type CheckName } from './checks.js'
-export { interfaceOf, type Profile } from './document.js'
+export {
+  type Document,
+  documentedStatuses,
+  interfaceOf,
+  type JsonSchema,
+  type LoadedDocument,
+  loadDocument,
+  type OperationEntry,
+  type Profile,
+} from './document.js'
 export { type Difference, type ReplayedExchange, type ReplayOptions, replay } from './proxy/replay.js'
 export { coverageOf, parametersOf } from './report/coverage.js'
 export type { Coverage } from './report/coverage-summary.js'
 export { htmlReport } from './report/html.js'
 export { jsonReport } from './report/json.js'
-export { type Failure, LAYERS, type Layer, Results } from './report/results.js'
+export { type Failure, type Judged, LAYERS, type Layer, Results } from './report/results.js'
 export { DEFAULTS, type VerifyOptions, VerifyUsageError, verify } from './verify.js'

@@ -78,15 +78,6 @@ export function judgeAnswer(entry: OperationEntry, answer: Answer, options: Vali
   return ANSWER_CHECKS.flatMap(([check, run]) => findingsOf(check, run(exchange)))
 }
 
-/** The messages of judgeAnswer, for the kit's own suite, which asserts there are none. */
-export function validateAnswer(
-  entry: OperationEntry,
-  answer: Answer,
-  options: ValidateOptions = {},
-): string[] {
-  return judgeAnswer(entry, answer, options).map((f) => f.message)
-}
-
 function mediaOf({ answer, response }: Exchange) {
   const content = response.content ?? {}
   return { mediaTypes: Object.keys(content), media: answer.mediaType ? content[answer.mediaType] : undefined }
@@ -214,7 +205,3 @@ export function judgeErrorAnswer(errorSchema: JsonSchema | undefined, answer: An
     ...findingsOf('error_code_conformance', errorCodeProblems(answer)),
   ]
 }
-
-/** The messages of judgeErrorAnswer, for the kit's own suite. */
-export const validateErrorAnswer = (errorSchema: JsonSchema | undefined, answer: Answer): string[] =>
-  judgeErrorAnswer(errorSchema, answer).map((f) => f.message)

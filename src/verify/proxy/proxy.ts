@@ -128,7 +128,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const upstream = new URL(options.upstream)
   if (upstream.protocol !== 'http:' && upstream.protocol !== 'https:')
     throw new Error(`the upstream must be an http or https URL, not ${options.upstream}`)
-  const { document, operations } = await loadDocument(options.spec)
+  const { document, operations } = await loadDocument(options.spec, 'kit')
   const errorSchema: JsonSchema | undefined = document.components?.schemas?.Error
   const operationOf = router(operations)
   const recorder = options.record && new HarRecorder(options.record)

@@ -87,7 +87,7 @@ export async function replay(options: ReplayOptions): Promise<ReplayedExchange[]
       `the recording has ${principals.length} principals; give a --token for each (in order), or none to send them as recorded`,
     )
   const tokenOf = new Map(principals.map((p, i) => [p, tokens[i] ?? p]))
-  const { document, operations } = await loadDocument(options.spec)
+  const { document, operations } = await loadDocument(options.spec, 'kit')
   const errorSchema: JsonSchema | undefined = document.components?.schemas?.Error
   const base = new URL(options.baseUrl)
   const prefix = base.pathname.replace(/\/$/, '')

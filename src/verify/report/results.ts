@@ -266,7 +266,8 @@ export class Results {
     return `${out.join('\n')}\n`
   }
 
-  junit(): string {
+  /** JUnit XML: one test case per operation and check, the responses not exercised as skipped. */
+  junit(name = 'plant-store-verify'): string {
     const esc = (s: string) =>
       s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
     const failuresOf = (operationId: string, check: CheckName) =>
@@ -293,8 +294,8 @@ export class Results {
     const head = `tests="${cases.length}" failures="${failures}" skipped="${missing.length}"`
     return [
       '<?xml version="1.0" encoding="UTF-8"?>',
-      `<testsuites name="plant-store-verify" ${head}>`,
-      `  <testsuite name="plant-store-verify" ${head}>`,
+      `<testsuites name="${esc(name)}" ${head}>`,
+      `  <testsuite name="${esc(name)}" ${head}>`,
       ...cases,
       '  </testsuite>',
       '</testsuites>',

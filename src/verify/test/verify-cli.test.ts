@@ -410,7 +410,7 @@ describe('reports, coverage and CI output', () => {
   }, 120_000)
 
   it('counts the statuses answered and the parameters judged requests carried', async () => {
-    const { operations } = await loadDocument()
+    const { operations } = await loadDocument(undefined, 'kit')
     const list = operations.find((e) => e.operationId === 'listPlants')
     const create = operations.find((e) => e.operationId === 'createPlant')
     if (!list || !create) throw new Error('the document has no listPlants or createPlant')

@@ -238,7 +238,7 @@ describe('the verifier, judging the newPlant webhook', () => {
     async function run(redirect: 'follow' | 'manual', rename = false) {
       const receiver = await WebhookReceiver.start(
         { port: 0, secret: SECRET, waitMs: 1_000, holdMs: HOLD_MS },
-        await loadDocument(),
+        await loadDocument(undefined, 'kit'),
         tokenScopes(tokens),
       )
       try {
@@ -302,7 +302,7 @@ describe('the verifier, judging the newPlant webhook', () => {
   it('judges an event’s timestamp by when it arrived, not by when a long run ends', async () => {
     const receiver = await WebhookReceiver.start(
       { port: 0, secret: SECRET, failAttempts: false },
-      await loadDocument(),
+      await loadDocument(undefined, 'kit'),
       tokenScopes([]),
     )
     try {
