@@ -1,13 +1,13 @@
 // The cost ledger: for getPlant, createPlant and a page of 50 plants, the server's CPU per request with
-// each of its layers taken away in turn (BENCH_WITHOUT, src/server/lib/bench-mode.ts), against the full
-// server and the bare-Fastify baseline loaded in the same rounds. A layer's cost is what the server
+// each of its layers taken away in turn (serve-without.ts, server-without.ts), against the full server
+// and the bare-Fastify baseline loaded in the same rounds. A layer's cost is what the server
 // saves without it.
 import type { RequestEntry } from 'autocannon'
 import type { Started } from '../scripts/lib/processes.js'
-import { LAYERS, type Layer } from '../src/server/lib/bench-mode.js'
 import { median, type Row, table } from './report.js'
 import { collectPages, createPlant, getPlant, listPages } from './requests.js'
 import { type LoadSettings, runScenario } from './scenarios.js'
+import { LAYERS, type Layer } from './server-without.js'
 
 const described: Record<Layer, string> = {
   logging: 'request logging (the logger altogether)',

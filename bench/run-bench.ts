@@ -76,7 +76,8 @@ async function startServer(
   databaseUrl: string,
   store: string,
   profiled: boolean,
-  script?: string,
+  /** What node runs in place of dist/server.js: another build, or the ledger's server-less-a-layer. */
+  script?: string[],
   env: Record<string, string> = {},
 ): Promise<Started> {
   const profile = profiled && args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []
@@ -96,7 +97,7 @@ async function startServer(
   const [, ...rest] = command.args
   const server = await startProcess({
     ...command,
-    args: [...profile, script ?? command.args[0] ?? '', ...rest],
+    args: [...profile, ...(script ?? [command.args[0] ?? '']), ...rest],
   })
   serverStarts.push({ store, ms: server.startMs })
   started.push(server)
@@ -152,7 +153,10 @@ try {
     const name = /([^/]+)\/dist\/[^/]+$/.exec(resolve(script))?.[1] ?? `candidate ${i + 1}`
     const db = join(dir, `candidate-${i + 1}.db`)
     await fillStore(db, READER.principal, settings.smallStore)
-    candidates.push({ name, process: await startServer(`sqlite:${db}`, 'candidate', true, resolve(script)) })
+    candidates.push({
+      name,
+      process: await startServer(`sqlite:${db}`, 'candidate', true, [resolve(script)]),
+    })
   }
   const prism = settings.prism ? await startOther({ ...commands.prismMock(), name: 'prism' }) : undefined
 
@@ -241,13 +245,10 @@ try {
       start: async (without) => {
         const db = join(dir, `ledger-${without || 'full'}.db`)
         await fillStore(db, READER.principal, settings.smallStore)
-        return startServer(
-          `sqlite:${db}`,
-          'ledger',
-          false,
-          undefined,
-          without ? { BENCH_WITHOUT: without } : {},
-        )
+        const script = without
+          ? ['--import', 'tsx', join(root, 'bench', 'serve-without.ts'), without]
+          : undefined
+        return startServer(`sqlite:${db}`, 'ledger', false, script)
       },
     })
   }

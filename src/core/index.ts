@@ -18,6 +18,7 @@ export {
   connectRefused,
   hostRequired,
   parserRefusal,
+  transferLengthRefusal,
   unmetExpectation,
 } from './lib/node-refusals.js'
 export {

@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto'
 import {
   BODY_LIMIT,
+  type Check,
   createAjv,
   document,
   errorBody,
@@ -10,17 +11,19 @@ import {
   type LoadedSpec,
   loadDocument,
   parseJsonBody,
+  type SchemaDef,
   validatorCompiler,
 } from '@plant-store/core'
 import Fastify, {
   type FastifyInstance,
+  type FastifyPluginAsync,
   type FastifyReply,
   type FastifyRequest,
+  type FastifySerializerCompiler,
   type FastifyServerOptions,
   LogController,
 } from 'fastify'
 import type { Config } from './config.js'
-import { coercingOnly, constantRepository, type Layer, noAuth, noRateLimit } from './lib/bench-mode.js'
 import {
   answerClientError,
   answerFrameworkError,
@@ -39,6 +42,7 @@ import rateLimit from './plugins/external/rate-limit.js'
 import securityHeaders from './plugins/external/security-headers.js'
 import underPressure, { overloaded } from './plugins/external/under-pressure.js'
 import { StoreFullError, StoreUnavailableError } from './repository/errors.js'
+import type { openRepository } from './repository/index.js'
 import { plantHandlers } from './routes/plants.js'
 import { probeHandlers } from './routes/probes.js'
 import { Destinations } from './webhooks/destinations.js'
@@ -52,8 +56,33 @@ export interface BuildOptions {
   spec?: LoadedSpec
   /** Where the default logger writes (stdout otherwise); ignored when `logger` is given. */
   logStream?: { write(line: string): unknown }
-  /** For measurement only (lib/bench-mode.ts): layers left out, so that the benchmark can tell their cost. */
-  without?: ReadonlySet<Layer>
+  /** Parts of the app swapped for others or left out; each one not named is the real one. */
+  parts?: AppParts
+}
+
+/**
+ * The app's pluggable parts, for an app embedded where something else does a part's work (a proxy
+ * that sets the security headers or sheds load, a test's own store), and for the kit's benchmark,
+ * which takes each away in turn to tell what it costs. A part left out here lacks checks the
+ * document promises: the server run from the command line has them all.
+ */
+export interface AppParts {
+  /** Each route part's request check; core's (Ajv, int64 exact, path and query strings coerced). */
+  validatorCompiler?: (route: SchemaDef) => Check
+  /** Each answer's serializer; Fastify's (fast-json-stringify from the response schemas). */
+  serializerCompiler?: FastifySerializerCompiler<unknown>
+  /** An application/json body's text to its value (throw to refuse it); core's, int64 exact. */
+  parseJson?: (text: string) => unknown
+  /** Opens the store from the store's settings; by default the SQLite or PostgreSQL store DATABASE_URL names. */
+  openRepository?: typeof openRepository
+  /** Sets `request.principal` on every request; named `auth` (fastify-plugin), as routes depend on it. */
+  auth?: FastifyPluginAsync<{ config: Config }>
+  /** Decorates the app with `authFailureLimited`; named `rate-limit`, as authentication depends on it. */
+  rateLimit?: FastifyPluginAsync<{ config: Config }>
+  /** false: no security headers on answers. */
+  securityHeaders?: boolean
+  /** false: no overload guard (under-pressure), no 503 however loaded the process is. */
+  overloadGuard?: boolean
 }
 
 // One log line per request instead of Fastify's two: logging is a visible share of a request's cost.
@@ -141,16 +170,14 @@ export async function buildApp({
   logger,
   spec,
   logStream,
-  without = new Set(),
+  parts = {},
 }: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: without.has('logging')
-      ? false
-      : (logger ?? {
-          level: config.logLevel,
-          redact: ['req.headers.authorization'],
-          ...(logStream ? { stream: logStream } : {}),
-        }),
+    logger: logger ?? {
+      level: config.logLevel,
+      redact: ['req.headers.authorization'],
+      ...(logStream ? { stream: logStream } : {}),
+    },
     bodyLimit: BODY_LIMIT,
     // Routes are what the document says: no implicit HEAD routes.
     exposeHeadRoutes: false,
@@ -192,10 +219,9 @@ export async function buildApp({
     done(shuttingDown(config.retryAfterSeconds))
   })
   app.decorate('spec', spec ?? loadDocument(document))
-  app.setValidatorCompiler(without.has('validation') ? coercingOnly : validatorCompiler(createAjv()))
-  // Without serialization: every answer's body is the same two bytes.
-  if (without.has('serialization')) app.setSerializerCompiler(() => () => '{}')
-  const readJson = without.has('int64-body') ? (text: string) => JSON.parse(text) : parseJsonBody
+  app.setValidatorCompiler(parts.validatorCompiler ?? validatorCompiler(createAjv()))
+  if (parts.serializerCompiler) app.setSerializerCompiler(parts.serializerCompiler)
+  const readJson = parts.parseJson ?? parseJsonBody
 
   // application/json alone: anything else, text/plain included, is 415. An operation the document
   // gives no request body ignores whatever body or content type a client sends along.
@@ -228,17 +254,17 @@ export async function buildApp({
     return reply.code(status).send(errorBody(status, messageFor(error, request)))
   })
 
-  if (!without.has('security-headers')) await app.register(securityHeaders)
-  if (!without.has('cors')) await app.register(cors, { origins: config.corsOrigins })
+  if (parts.securityHeaders !== false) await app.register(securityHeaders)
+  await app.register(cors, { origins: config.corsOrigins })
   // After the security headers and CORS, which the refusal carries like any answer.
   app.addHook('onRequest', refuseBeforeRouting)
   // After CORS, so that a browser app on another origin can read the 503 too.
-  if (!without.has('overload')) await app.register(underPressure, { config })
+  if (parts.overloadGuard !== false) await app.register(underPressure, { config })
   if (config.simulateFaults) app.addHook('onRequest', simulateOverload(config.retryAfterSeconds))
   await app.register(docs)
   const destinations = config.webhooks && new Destinations(config.webhooks.endpoints)
   await app.register(repository, {
-    ...(without.has('store') ? { open: constantRepository } : {}),
+    open: parts.openRepository,
     databaseUrl: config.databaseUrl,
     poolSize: config.databasePoolSize,
     connectTimeoutMs: config.databaseConnectTimeoutMs,
@@ -251,18 +277,19 @@ export async function buildApp({
       },
   })
   await app.register(webhooks, { config: config.webhooks, destinations })
-  await app.register(without.has('rate-limit') ? noRateLimit : rateLimit, { config })
+  await app.register(parts.rateLimit ?? rateLimit, { config })
   // After the rate limit: a coded body counts against the principal like any other refused body.
   app.addHook('preParsing', (request, _reply, payload, done) => {
     done(takesBody(request) ? refuseCodedBody(request) : undefined, payload)
   })
-  await app.register(without.has('auth') ? noAuth : auth, { config })
+  await app.register(parts.auth ?? auth, { config })
   // Loaded only for the sandbox, with its seeds.
   if (config.sandbox)
     await app.register((await import('./plugins/app/sandbox.js')).default, {
       destinations,
       secrets: config.webhooks?.secrets,
       seed: config.sandboxSeed,
+      maxPrincipals: config.sandboxMaxPrincipals,
     })
   if (config.simulateFaults) app.addHook('preHandler', simulateHandlerFault)
   await app.register(openapiRoutes, {

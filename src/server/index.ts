@@ -1,3 +1,3 @@
 // @plant-store/server as a library: build the app to embed or test it; `plant-store-server` runs it.
-export { type BuildOptions, buildApp } from './app.js'
+export { type AppParts, type BuildOptions, buildApp } from './app.js'
 export { type Config, DEV_TOKEN, loadConfig } from './config.js'

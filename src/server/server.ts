@@ -4,16 +4,12 @@ import './lib/supported-node.js'
 import closeWithGrace from 'close-with-grace'
 import { buildApp } from './app.js'
 import { DEV_TOKEN, loadConfig } from './config.js'
-import { type Layer, layersWithout } from './lib/bench-mode.js'
 import { logDestination } from './lib/log-format.js'
 import { StoreStartError } from './repository/migrations.js'
 
 let config: ReturnType<typeof loadConfig>
-let without: ReadonlySet<Layer>
 try {
   config = loadConfig()
-  // For measurement only: see lib/bench-mode.ts.
-  without = layersWithout(process.env.BENCH_WITHOUT)
 } catch (error) {
   console.error((error as Error).message)
   process.exit(1)
@@ -26,7 +22,7 @@ process.on('exit', () => logStream.flushSync())
 
 let app: Awaited<ReturnType<typeof buildApp>>
 try {
-  app = await buildApp({ config, logStream, without })
+  app = await buildApp({ config, logStream })
 } catch (error) {
   // A store that cannot be opened (out of reach, a schema newer than this release) is one line to act on.
   if (!(error instanceof StoreStartError)) throw error
@@ -39,11 +35,6 @@ if (config.jwt) {
   // The secret itself is never logged, only that there is one.
   const keys = jwksUrl ? `the key set at ${jwksUrl}` : 'a shared secret (JWT_SECRET)'
   app.log.info({ issuer, audience }, `accepting JSON Web Tokens signed with ${keys}`)
-}
-if (without.size > 0) {
-  console.error(
-    `BENCH_WITHOUT: for measurement only, this server runs without ${[...without].join(', ')}: never use it so`,
-  )
 }
 if (config.devPrincipal) {
   app.log.warn(`AUTH_TOKENS is not set: one development principal, token '${DEV_TOKEN}'`)
@@ -61,9 +52,7 @@ closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
 })
 
 try {
-  const address = await app.listen({ host: config.host, port: config.port })
-  // Fastify's logger says it otherwise, and whoever started the server waits for the line.
-  if (without.has('logging')) console.log(`Server listening at ${address}`)
+  await app.listen({ host: config.host, port: config.port })
 } catch (error) {
   const code = (error as NodeJS.ErrnoException).code
   if (code !== 'EADDRINUSE' && code !== 'EACCES') throw error

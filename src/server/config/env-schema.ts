@@ -2,7 +2,6 @@
 // how to mend a value it refuses.
 import type { ErrorObject } from 'ajv'
 import { Ajv2020 } from 'ajv/dist/2020.js'
-import type { Config } from '../config.js'
 
 const schema = {
   type: 'object',
@@ -26,6 +25,7 @@ const schema = {
     JWT_AUDIENCE: { type: 'string' },
     SANDBOX: { type: 'boolean', default: false },
     SANDBOX_SEED: { type: 'string' },
+    SANDBOX_MAX_PRINCIPALS: { type: 'integer', minimum: 1, default: 10_000 },
     CORS_ORIGIN: { type: 'string' },
     RATE_LIMIT_MAX: { type: 'integer', minimum: 1, default: 1000 },
     RATE_LIMIT_WINDOW: { type: 'integer', minimum: 1, maximum: 86400, default: 60 },
@@ -53,11 +53,14 @@ const schema = {
   },
 } as const
 
+/** Pino's levels, as LOG_LEVEL names them. */
+export type LogLevel = (typeof schema.properties.LOG_LEVEL.enum)[number]
+
 export interface Env {
   NODE_ENV: string
   HOST: string
   PORT: number
-  LOG_LEVEL: Config['logLevel']
+  LOG_LEVEL: LogLevel
   DATABASE_URL: string
   DATABASE_POOL_SIZE: number
   DATABASE_CONNECT_TIMEOUT_MS: number
@@ -69,6 +72,7 @@ export interface Env {
   JWT_AUDIENCE?: string
   SANDBOX: boolean
   SANDBOX_SEED?: string
+  SANDBOX_MAX_PRINCIPALS: number
   CORS_ORIGIN?: string
   RATE_LIMIT_MAX: number
   RATE_LIMIT_WINDOW: number
@@ -128,14 +132,16 @@ function explain(error: ErrorObject, data: Record<string, unknown>): string {
   const name = error.instancePath.slice(1)
   const given = JSON.stringify(data[name])
   if (error.keyword === 'pattern' && forms[name]) return `${name} must be ${forms[name]}, not ${given}`
-  // Timeouts and thresholds: a count, said in its unit rather than as Ajv's `must be integer`.
+  // Timeouts, thresholds and caps: a count, said in its unit rather than as Ajv's `must be integer`.
   const unit = /_MS$/.test(name)
     ? 'milliseconds'
     : /_BYTES$/.test(name)
       ? 'bytes'
       : /_SECONDS$/.test(name)
         ? 'seconds'
-        : undefined
+        : /_PRINCIPALS$/.test(name)
+          ? 'principals'
+          : undefined
   if (unit && (error.keyword === 'type' || error.keyword === 'minimum')) {
     const minimum = (schema.properties as Record<string, { minimum?: number }>)[name]?.minimum ?? 0
     return `${name} must be a whole number of ${unit}, at least ${minimum}, not ${given}`

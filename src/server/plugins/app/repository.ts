@@ -15,7 +15,7 @@ declare module 'fastify' {
 
 export default fp(
   async (app, { open, ...options }: StoreOptions & { open?: typeof openRepository }) => {
-    // `open`: another store in place of DATABASE_URL's (the benchmark's constant one, lib/bench-mode.ts).
+    // `open`: another store in place of DATABASE_URL's (buildApp's `parts.openRepository`).
     const repository = await (open ?? openRepository)(options)
     app.decorate('repository', repository)
     app.decorate('outbox', repository.outbox)

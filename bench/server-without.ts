@@ -1,10 +1,10 @@
-// For measurement only: BENCH_WITHOUT names layers of the server that `npm run bench` takes away, one
-// at a time, to tell what each costs per request. A server run so lacks checks the document promises,
-// so it is never for use; unset (the default), every layer is there.
+// For measurement only: the layers of the server that the ledger (ledger.ts) takes away, one at a time,
+// to tell what each costs per request, and the parts buildApp is given in their place. A server built
+// so lacks checks the document promises, so it is never for use.
 import type { PlantRepository, SchemaDef, StoredPlant } from '@plant-store/core'
 import fp from 'fastify-plugin'
-import type { Config } from '../config.js'
-import type { Outbox } from '../repository/outbox.js'
+import type { AppParts, BuildOptions, Config } from '../src/server/index.js'
+import type { Outbox } from '../src/server/repository/outbox.js'
 
 export const LAYERS = [
   'logging',
@@ -21,7 +21,7 @@ export const LAYERS = [
 
 export type Layer = (typeof LAYERS)[number]
 
-/** The layers a BENCH_WITHOUT value names; a name that is no layer stops the start. */
+/** The layers named by `value` (comma-separated); a name that is no layer stops the start. */
 export function layersWithout(value: string | undefined): ReadonlySet<Layer> {
   const names = (value ?? '')
     .split(',')
@@ -29,9 +29,7 @@ export function layersWithout(value: string | undefined): ReadonlySet<Layer> {
     .filter((name) => name !== '')
   const unknown = names.filter((name) => !(LAYERS as readonly string[]).includes(name))
   if (unknown.length > 0) {
-    throw new Error(
-      `invalid configuration: BENCH_WITHOUT names ${unknown.join(', ')}; the layers are ${LAYERS.join(', ')}`,
-    )
+    throw new Error(`unknown layer ${unknown.join(', ')}: the layers are ${LAYERS.join(', ')}`)
   }
   return new Set(names as Layer[])
 }
@@ -42,7 +40,7 @@ type Schema = SchemaDef['schema']
  * Without validation: no check, but path and query strings still become the numbers handlers read,
  * and defaults are still filled in, so that the operations run as usual.
  */
-export function coercingOnly({ schema, httpPart }: SchemaDef) {
+function coercingOnly({ schema, httpPart }: SchemaDef) {
   if (httpPart !== 'params' && httpPart !== 'querystring') return () => true
   const properties = Object.entries(schema.properties ?? {}) as [string, Schema][]
   return (data: unknown) => {
@@ -60,7 +58,7 @@ export function coercingOnly({ schema, httpPart }: SchemaDef) {
 }
 
 /** Without the store: constant answers of the store's shapes, and no outbox. */
-export async function constantRepository(): Promise<PlantRepository & { outbox: Outbox }> {
+async function constantRepository(): Promise<PlantRepository & { outbox: Outbox }> {
   const plant = (id: bigint): StoredPlant => ({ id: Number(id), name: 'Basil', tag: 'herb' })
   const outbox: Outbox = {
     claim: async () => [],
@@ -83,7 +81,7 @@ export async function constantRepository(): Promise<PlantRepository & { outbox: 
 }
 
 /** Without authentication: every request is the first principal of AUTH_TOKENS, set with no work. */
-export const noAuth = fp(
+const noAuth = fp(
   async (app, { config }: { config: Config }) => {
     app.decorateRequest('principal', config.tokens.values().next().value ?? '')
   },
@@ -91,9 +89,35 @@ export const noAuth = fp(
 )
 
 /** Without rate limits: nothing is counted, and a failed authentication is never over the limit. */
-export const noRateLimit = fp(
+const noRateLimit = fp(
   async (app) => {
     app.decorate('authFailureLimited', async () => ({ limited: false, retryAfter: 0 }))
   },
   { name: 'rate-limit' },
 )
+
+// Logging and CORS are not parts: see optionsWithout.
+const partsWithout: Record<Layer, AppParts> = {
+  logging: {},
+  auth: { auth: noAuth },
+  'rate-limit': { rateLimit: noRateLimit },
+  'security-headers': { securityHeaders: false },
+  cors: {},
+  overload: { overloadGuard: false },
+  validation: { validatorCompiler: coercingOnly },
+  'int64-body': { parseJson: (text) => JSON.parse(text) },
+  // Every answer's body is the same two bytes.
+  serialization: { serializerCompiler: () => () => '{}' },
+  store: { openRepository: constantRepository },
+}
+
+/** buildApp's options for the server less these layers. */
+export function optionsWithout(options: BuildOptions, layers: ReadonlySet<Layer>): BuildOptions {
+  return {
+    ...options,
+    ...(layers.has('logging') ? { logger: false } : {}),
+    // No origin allowed is how the server goes without CORS: it registers nothing for it then.
+    config: layers.has('cors') ? { ...options.config, corsOrigins: [] } : options.config,
+    parts: Object.assign({}, options.parts, ...[...layers].map((layer) => partsWithout[layer])),
+  }
+}
