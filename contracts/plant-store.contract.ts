@@ -80,7 +80,10 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await runner.running?.stop()
-  coverage.write(`${repoRoot}reports`, [
+  // A Prefer column is its target asked otherwise: the same address.
+  const urlOf = (name: string) =>
+    runner.running?.targets[name.replace(/ \(Prefer\)$/, '') as TargetName]?.url ?? 'not started'
+  coverage.write(`${repoRoot}reports`, urlOf, [
     `Targets: ${TARGETS.join(', ')}. Deviation classes listed in contracts/deviations.ts: ${deviations.length}.`,
   ])
 }, 30_000)

@@ -9,6 +9,7 @@ import {
   documentedStatuses,
   type Judged,
   type OperationEntry,
+  REPORTERS,
   Results,
 } from '@plant-store/verify'
 
@@ -24,6 +25,7 @@ const fileName = (target: string) =>
 
 export class Coverage {
   private readonly results: Map<string, Results>
+  private readonly startedAt = Date.now()
 
   constructor(
     private readonly operations: OperationEntry[],
@@ -53,19 +55,23 @@ export class Coverage {
     return (first ?? []).filter((m) => others.every((list) => list.includes(m)))
   }
 
-  /** Writes each target's Markdown and JUnit report into `<dir>/contract-coverage/`. */
-  write(dir: string, notes: string[] = []): void {
+  /** Writes each target's Markdown and JUnit report into `<dir>/contract-coverage/`; `urlOf` a target's address. */
+  write(dir: string, urlOf: (target: string) => string, notes: string[] = []): void {
     const into = join(dir, COVERAGE_DIR)
     rmSync(into, { recursive: true, force: true })
     mkdirSync(into, { recursive: true })
     for (const [target, results] of this.results) {
       results.notes.push(...notes)
-      const title = `Contract coverage on the ${target}`
-      writeFileSync(
-        join(into, `${fileName(target)}.md`),
-        results.markdown(title, coverageOf(results, this.operations)),
-      )
-      writeFileSync(join(into, `${fileName(target)}.junit.xml`), results.junit(title))
+      const run = {
+        results,
+        coverage: coverageOf(results, this.operations),
+        title: `Contract coverage on the ${target}`,
+        baseUrl: urlOf(target),
+        durationMs: Date.now() - this.startedAt,
+        met: true,
+      }
+      writeFileSync(join(into, `${fileName(target)}.md`), REPORTERS.markdown.render(run))
+      writeFileSync(join(into, `${fileName(target)}.junit.xml`), REPORTERS.junit.render(run))
     }
   }
 }

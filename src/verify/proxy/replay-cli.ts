@@ -7,7 +7,7 @@ import { CHECK_NAMES, type CheckName, finding } from '../checks.js'
 import { documentedStatuses, loadDocument, type OperationEntry } from '../document.js'
 import { checksFor } from '../layers/examples.js'
 import { coverageOf } from '../report/coverage.js'
-import { type ReportFiles, writeReports } from '../report/files.js'
+import { type ReportFiles, reportsAsked, writeReports } from '../report/reports.js'
 import { Results } from '../report/results.js'
 import { type ReplayedExchange, ReplayUsageError, replay } from './replay.js'
 
@@ -66,17 +66,21 @@ export async function runReplay(command: ReplayCommand): Promise<number> {
     console.error(`plant-store-verify: the replay stopped: ${cause?.message ?? (error as Error).message}`)
     return 2
   }
-  if (command.reports && Object.values(command.reports).some((file) => file !== undefined)) {
+  // Its exchanges are its text, printed as they came: the other reports are written as a run's are.
+  const outputs = reportsAsked(command.reports ?? {}, { text: false })
+  if (outputs.length) {
     const { operations } = await loadDocument(command.spec, 'kit')
     const results = replayResults(exchanges, operations, command)
     results.startedAt = startedAt
-    const context = {
+    writeReports(outputs, {
+      results,
+      coverage: coverageOf(results, operations),
+      title: `Replay of ${command.file} against ${command.baseUrl}`,
       baseUrl: command.baseUrl,
       durationMs: Date.now() - startedAt,
-      coverage: coverageOf(results, operations),
+      met: true,
       recording: command.file,
-    }
-    writeReports(command.reports, results, context, `Replay of ${command.file} against ${command.baseUrl}`)
+    })
   }
   const departed = exchanges.filter((e) => e.findings.length > 0).length
   const differing = exchanges.filter((e) => e.differences.length > 0).length
