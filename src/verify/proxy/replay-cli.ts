@@ -1,5 +1,5 @@
-// `plant-store-verify --replay FILE.har`: the replay as a command, its report on stdout, the same
-// report files a run writes (JUnit, Markdown, JSON, HTML), and its exit status for CI: 1 on a
+// `plant-store-verify --replay FILE.har`: the replay as a command, its exchanges on stdout, the same
+// report files and GitHub Actions annotations a run writes, and its exit status for CI: 1 on a
 // departure from the document, or on a difference from the recording unless differences are allowed;
 // 2 when the recording cannot be read or the server cannot be reached.
 import { readFile } from 'node:fs/promises'
