@@ -354,7 +354,7 @@ describe('a server app, installed from the tarballs', () => {
   it('runs `npx plant-store-server --help`', async () => {
     const { exit, output } = await run(app, 'npx', ['plant-store-server', '--help'])
     expect(exit, output).toBe(0)
-    expect(output).toContain('Usage: plant-store-server [--sandbox [--seed FILE.har]]')
+    expect(output).toContain('Usage: plant-store-server [--sandbox [--seed FILE.har] [--max-principals N]]')
   })
 
   it('runs the sandbox with `npx plant-store-server --sandbox`: any token owns the example plants', async () => {
