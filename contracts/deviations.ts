@@ -5,8 +5,7 @@
 // hide a bug of the real server: the real server has no class and cannot have one, and neither has
 // the validating proxy, which passes the real server's answers on byte for byte.
 
-import type { Case } from '../src/verify/cases/document-cases.js'
-import type { Probe } from '../src/verify/cases/probe.js'
+import type { Case, Probe } from '@plant-store/verify/testing'
 
 // ---- Classes of the example and fixed cases (contracts/plant-store.contract.ts) ---------------------
 

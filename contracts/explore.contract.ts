@@ -5,19 +5,24 @@
 // the command that replays it. A listed class that never occurs fails the run too.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { BODY_LIMIT } from '@plant-store/core'
+import { loadDocument } from '@plant-store/verify'
+import {
+  describeAnswer,
+  describeHousekeeping,
+  describeProbe,
+  expectedStatus,
+  type Housekeeping,
+  judgeProbe,
+  Principal,
+  type Probe,
+  probeArbitrary,
+  stateOf,
+} from '@plant-store/verify/testing'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { repoRoot } from '../scripts/lib/processes.js'
 import { givenPlants } from '../scripts/lib/spec.js'
-import { BODY_LIMIT } from '../src/server/app.js'
-import { describeProbe, type Probe } from '../src/verify/cases/probe.js'
-import { probeArbitrary } from '../src/verify/cases/random.js'
-import { loadDocument } from '../src/verify/document.js'
-import { describeAnswer } from '../src/verify/http.js'
-import { expectedStatus } from '../src/verify/judge/accepted-statuses.js'
-import { judgeProbe } from '../src/verify/judge/probe.js'
-import { stateOf } from '../src/verify/judge/state.js'
-import { describeHousekeeping, type Housekeeping, Principal } from '../src/verify/run/principal.js'
 import { type ExplorationDeviation, explorationDeviations } from './deviations.js'
 import { describeNewPlantEvents } from './lib/event-tests.js'
 import {
@@ -43,7 +48,7 @@ const seed = replaying
   : (Date.now() ^ (Math.random() * 0x1_0000_0000)) | 0
 const path = process.env.CONTRACT_PATH || undefined
 
-const loaded = await loadDocument(contractSpecPath)
+const loaded = await loadDocument(contractSpecPath, 'kit')
 const { document, operations } = loaded
 const state = stateOf(givenPlants(document))
 const probes = probeArbitrary(operations, BODY_LIMIT).map((probe) =>
@@ -108,12 +113,12 @@ async function check(probe: Probe): Promise<void> {
   )
   const failures: string[] = []
   for (const { name, principal, verdict } of results) {
+    const { answer } = verdict
     const klass = probe.defect ?? 'valid'
     let outcome = 'as documented'
     if (verdict.findings.length > 0) {
       const deviation = explorationDeviations.find(
-        (d) =>
-          d.target === name && d.when(probe, verdict.expected) && d.answers.includes(verdict.answer.status),
+        (d) => d.target === name && d.when(probe, verdict.expected) && d.answers.includes(answer.status),
       )
       if (deviation) {
         met.set(deviation, (met.get(deviation) ?? 0) + 1)
@@ -122,14 +127,14 @@ async function check(probe: Probe): Promise<void> {
         outcome = 'NOT AS DOCUMENTED'
         failures.push(
           [
-            `on the ${name}: ${describeAnswer(verdict.answer)}`,
+            `on the ${name}: ${describeAnswer(answer)}`,
             ...verdict.findings.map((f) => `  - ${f.message}`),
           ].join('\n'),
         )
       }
     }
     count(`${probe.entry.operationId}\t${klass}\t${name}\t${outcome}`)
-    await kept(principal, principal.undo(probe, verdict.answer.status, verdict.findings.length === 0))
+    await kept(principal, principal.undo(probe, answer.status, verdict.findings.length === 0))
   }
   if (failures.length > 0) {
     const server = results.find((r) => r.name === 'server')?.verdict.answer

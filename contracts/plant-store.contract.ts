@@ -2,17 +2,22 @@
 // the validating proxy agree, example by example and for generated negative cases.
 
 import { nextAddress } from '@plant-store/core'
+import { documentedStatuses, loadDocument, type OperationEntry } from '@plant-store/verify'
+import {
+  type Answer,
+  type ConventionProblem,
+  describeAnswer,
+  exampleCases,
+  generatedCases,
+  judgeAnswer,
+  type Plant,
+  send,
+} from '@plant-store/verify/testing'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import * as commands from '../scripts/lib/commands.js'
 import { INSTALL_HINT, postgresBinDir } from '../scripts/lib/postgres.js'
 import { repoRoot, runToExit } from '../scripts/lib/processes.js'
 import { givenPlants, specPath } from '../scripts/lib/spec.js'
-import type { ConventionProblem, Plant } from '../src/verify/cases/document-cases.js'
-import { exampleCases } from '../src/verify/cases/examples.js'
-import { generatedCases } from '../src/verify/cases/negative.js'
-import { loadDocument, lowestSuccess } from '../src/verify/document.js'
-import { describeAnswer, send } from '../src/verify/http.js'
-import { validateAnswer } from '../src/verify/judge/answer.js'
 import { deviations } from './deviations.js'
 import { describeNewPlantEvents } from './lib/event-tests.js'
 import { CONTRACT_HEADERS_TIMEOUT_MS, CONTRACT_RATE_LIMIT, TRANSPORT_DERIVATIONS } from './lib/kit-rules.js'
@@ -43,7 +48,7 @@ const ALL_TARGETS: TargetName[] = [
 ]
 const TARGETS = chosenTargets(ALL_TARGETS)
 
-const loaded = await loadDocument(contractSpecPath)
+const loaded = await loadDocument(contractSpecPath, 'kit')
 const { document, operations } = loaded
 const conventionProblems: ConventionProblem[] = []
 const examples = exampleCases(operations, conventionProblems, { rateLimit: CONTRACT_RATE_LIMIT })
@@ -59,6 +64,12 @@ const runner = new CaseRunner(
 )
 const { coverage } = runner
 const target = (name: TargetName) => runner.target(name)
+/** What is wrong with an answer of an operation, judged by the document alone. */
+const problemsOf = (entry: OperationEntry, answer: Answer, requiredHeaders?: string[]) =>
+  judgeAnswer(entry, answer, requiredHeaders ? { requiredHeaders } : {}).findings.map((f) => f.message)
+/** The lowest documented 2xx: what Prism answers a valid request with when no Prefer says otherwise. */
+const lowestSuccess = (entry: OperationEntry) =>
+  Math.min(...documentedStatuses(entry).filter((s) => s >= 200 && s < 300))
 
 beforeAll(async () => {
   runner.running = await startTargets(TARGETS, loaded, {
@@ -69,7 +80,10 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await runner.running?.stop()
-  coverage.write(`${repoRoot}reports`, REAL_SERVER_TARGETS, [
+  // A Prefer column is its target asked otherwise: the same address.
+  const urlOf = (name: string) =>
+    runner.running?.targets[name.replace(/ \(Prefer\)$/, '') as TargetName]?.url ?? 'not started'
+  coverage.write(`${repoRoot}reports`, urlOf, [
     `Targets: ${TARGETS.join(', ')}. Deviation classes listed in contracts/deviations.ts: ${deviations.length}.`,
   ])
 }, 30_000)
@@ -146,7 +160,7 @@ for (const statelessName of TARGETS.filter(isStateless)) {
             prefer,
           })
           const expected = expectationOf(c)
-          const problems = runner.conformance(c, answer, expected, { exactBody: true, validate: true })
+          const { checked, problems } = runner.conformance(c, answer, expected, { exactBody: true })
           if (problems.length)
             throw new Error(
               runner.message(
@@ -159,10 +173,12 @@ for (const statelessName of TARGETS.filter(isStateless)) {
                 problems,
               ),
             )
-          coverage.record(
+          runner.exercised(
             `${statelessName} (Prefer)`,
-            c.entry.operationId,
-            answer.status,
+            c,
+            request,
+            answer,
+            checked,
             `${c.id} (Prefer: ${prefer})`,
           )
         })
@@ -192,7 +208,7 @@ for (const targetName of TARGETS.filter((t) => !isStateless(t))) {
         { method: 'GET', path: '/plants?limit=1', auth: { kind: 'principal' } },
         auth,
       )
-      const firstProblems = validateAnswer(listPlants, first, { requiredHeaders: ['link'] })
+      const firstProblems = problemsOf(listPlants, first, ['link'])
       expect(first.json, `page 1: ${describeAnswer(first)}\n${firstProblems.join('\n')}`).toEqual([plants[0]])
       expect(firstProblems, describeAnswer(first)).toEqual([])
       const linked = nextAddress(first.headers.link)
@@ -205,7 +221,7 @@ for (const targetName of TARGETS.filter((t) => !isStateless(t))) {
         second.headers.link,
         `the last page must not link further: ${describeAnswer(second)}`,
       ).toBeUndefined()
-      expect(validateAnswer(listPlants, second), describeAnswer(second)).toEqual([])
+      expect(problemsOf(listPlants, second), describeAnswer(second)).toEqual([])
     })
 
     test('principals: one principal never sees another one’s plants, and both may use the same id', async () => {
@@ -220,7 +236,7 @@ for (const targetName of TARGETS.filter((t) => !isStateless(t))) {
         `Bearer ${bob}`,
       )
       expect(read.status, `bob read alice's plant 7: ${describeAnswer(read)}`).toBe(404)
-      expect(validateAnswer(getPlant, read), describeAnswer(read)).toEqual([])
+      expect(problemsOf(getPlant, read), describeAnswer(read)).toEqual([])
       const bobs = await listAll(t.url, bob)
       expect(bobs, 'bob lists no plants').toEqual([])
       // Bob may own a plant 7 of his own (ids are per principal): setUpPlants asserts the 200.

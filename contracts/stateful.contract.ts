@@ -1,8 +1,8 @@
 // The stateful, model-based layer of the contract suite: random sequences of create, list (every page,
 // through Link), get, replace and delete, for two principals, run with fast-check's model-based testing
 // on the real server (on SQLite and on PostgreSQL) and the sandbox, and checked against a model of the
-// store (src/verify/run/sequences/store-model.ts). The operations come from the document's links
-// (src/verify/run/sequences/api.ts), the commands over them from src/verify/run/sequences/commands.ts.
+// store, the verifier's (runSequences of @plant-store/verify/testing). The operations come from the
+// document's links (deriveApi), the commands over them from the verifier's sequences.
 //
 // Properties, on every step: read-your-writes (a plant reads back exactly as the model holds it, ids
 // digit for digit); 404 after a delete, and the plant gone from the list; 409 on a taken id, nothing
@@ -16,15 +16,21 @@
 // CONTRACT_PATH=P and CONTRACT_REPLAY=R   replay one counterexample exactly, as a failure prints it
 // CONTRACT_TARGETS=server|postgres|sandbox  one target only
 // CONTRACT_TIME_LIMIT_MS=T                the most time for one target's sequences and shrinking
+
+import { loadDocument } from '@plant-store/verify'
+import {
+  type Api,
+  deriveApi,
+  describeApi,
+  RequestCounts,
+  type RunResult,
+  runSequences,
+} from '@plant-store/verify/testing'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { INSTALL_HINT, postgresBinDir } from '../scripts/lib/postgres.js'
 import { repoRoot } from '../scripts/lib/processes.js'
-import { loadDocument } from '../src/verify/document.js'
-import { type Api, deriveApi, describeApi } from '../src/verify/run/sequences/api.js'
-import { RequestCounts } from '../src/verify/run/sequences/request-counts.js'
-import { type RunResult, runTarget } from '../src/verify/run/sequences/run.js'
-import { writeReport } from '../src/verify/run/sequences/run-report.js'
 import { describeNewPlantEvents } from './lib/event-tests.js'
+import { writeReport } from './lib/stateful-report.js'
 import {
   chosenTargets,
   contractSpecPath,
@@ -60,11 +66,11 @@ const PATH = process.env.CONTRACT_PATH?.trim() || undefined
 const REPLAY = process.env.CONTRACT_REPLAY?.trim() || undefined
 const MAX_COMMANDS = 25
 // The bound of each target's search, whatever the document: every request has its own time-out
-// (src/verify/http.ts), and the sequences stop here, saying how many ran. Generous, because a slow
+// (the verifier's send), and the sequences stop here, saying how many ran. Generous, because a slow
 // machine that runs fewer sequences is reported, not failed; only a run that ends none fails.
 const TIME_LIMIT_MS = integerFromEnv('CONTRACT_TIME_LIMIT_MS') ?? 15 * 60_000
 
-const loaded = await loadDocument(contractSpecPath)
+const loaded = await loadDocument(contractSpecPath, 'kit')
 const { document, operations } = loaded
 let api: Api | undefined
 let deriveError: unknown
@@ -112,7 +118,7 @@ for (const name of TARGETS) {
         if (!api) throw deriveError
         const target = running?.targets[name]
         if (!target) throw new Error(`${name} did not start`)
-        const result = await runTarget({
+        const result = await runSequences({
           target,
           api,
           document,

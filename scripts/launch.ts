@@ -7,14 +7,15 @@
 //                         here: MOCK_HOST, MOCK_PORT (default 127.0.0.1:4010); MOCK_SPEC, the
 //                         document it serves (default spec/openapi.yaml). Arguments after `--` go on
 //                         to it (`npm run mock -- --help`)
-//   proxy                 the `plant-store-proxy` command of @plant-store/verify (src/verify/proxy-cli.ts),
-//                         run here: PROXY_HOST, PROXY_PORT (default 127.0.0.1:4011), PROXY_UPSTREAM
-//                         (default http://127.0.0.1:3000), the real server behind it; PROXY_SPEC, the
-//                         document it judges by (default spec/openapi.yaml). Arguments after `--` go on
+//   proxy                 the `plant-store-proxy` command of @plant-store/verify
+//                         (src/verify/proxy/proxy-cli.ts), run here: PROXY_HOST, PROXY_PORT (default
+//                         127.0.0.1:4011), PROXY_UPSTREAM (default http://127.0.0.1:3000), the real server
+//                         behind it; PROXY_SPEC, the document it judges by (default spec/openapi.yaml).
+//                         Arguments after `--` go on
 //   sandbox               HOST, PORT (default 127.0.0.1:3000); the built server (npm run build), passed
 //                         SIGINT, SIGTERM and SIGHUP
 import { main as mock } from '../src/mock/cli.js'
-import { main as proxy } from '../src/verify/proxy-cli.js'
+import { main as proxy } from '../src/verify/proxy/proxy-cli.js'
 import { sandbox } from './lib/commands.js'
 import { exitWithParent, spawnGuarded } from './lib/processes.js'
 import { specPath } from './lib/spec.js'

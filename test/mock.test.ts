@@ -1,11 +1,11 @@
 // `npm run mock` takes every request the real server takes, int64 ids included, and refuses every
 // other one with the server's status, message and headers, while `Prefer` still picks Prism's examples.
+
+import { type Answer, generatedCases, type RequestSpec, send } from '@plant-store/verify/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { mock } from '../scripts/lib/commands.js'
 import { type Started, startProcess } from '../scripts/lib/processes.js'
 import { loadSpec } from '../scripts/lib/spec.js'
-import { generatedCases } from '../src/verify/cases/negative.js'
-import { type Answer, type RequestSpec, send } from '../src/verify/http.js'
 import { describeOneAnswer } from './helpers/one-answer.js'
 import { exchange, type RawAnswer } from './helpers/raw-http.js'
 import { type ServerProcess, startServer } from './helpers/server-process.js'

@@ -5,15 +5,14 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type Har, type HarEntry, readRecording } from '@plant-store/core'
+import { type Har, type HarEntry, parseJsonBody, readRecording } from '@plant-store/core'
 import { createPlantStoreHandlers } from '@plant-store/msw'
+import { startProxy } from '@plant-store/verify/proxy'
 import { setupServer } from 'msw/node'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { generousLimits, proxy, sandbox } from '../scripts/lib/commands.js'
 import { repoRoot, runToExit, type Started, startProcess } from '../scripts/lib/processes.js'
 import { loadConfig } from '../src/server/config.js'
-import { parseExact } from '../src/verify/exact-json.js'
-import { startProxy } from '../src/verify/proxy.js'
 import { chromiumMissing, launchChromium } from './helpers/chromium.js'
 import { servePage } from './helpers/page-server.js'
 import { startServer } from './helpers/server-process.js'
@@ -31,7 +30,7 @@ let answered: string[] = []
 const idsOf = (text: string) => [...text.matchAll(/"id":(-?\d+)/g)].map((m) => m[1])
 /** A list answer's plants as `id name tag`, the id read digit for digit, whatever the order of keys. */
 const plantsOf = (text: string) =>
-  (parseExact(text) as { id: bigint; name: string; tag?: string }[]).map((p) =>
+  (parseJsonBody(text) as { id: bigint | number; name: string; tag?: string }[]).map((p) =>
     [String(p.id), p.name, p.tag].filter(Boolean).join(' '),
   )
 const RECORDED_PLANTS = [`${BIG} Basil herb`, '9007199254740995 Fern']

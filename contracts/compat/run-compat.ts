@@ -7,8 +7,9 @@
 //   --changelog PATH  the changelog (spec/CHANGELOG.md)
 //   --no-replay       the document diff alone, without starting the server
 //   --reports DIR     where compat.md and compat.junit.xml go (reports/)
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
 import { join, relative, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { type Exit, repoRoot, runToExit } from '../../scripts/lib/processes.js'
@@ -77,15 +78,12 @@ async function replayReleased(document: string): Promise<ReplayResult> {
   const require = createRequire(import.meta.url)
   const vitest = join(require.resolve('vitest/package.json'), '..', 'vitest.mjs')
   const junitFile = join(reports, 'compat-replay.junit.xml')
-  // The contract suite always writes its coverage to the repository's reports/.
-  const contractReports = join(repoRoot, 'reports')
-  const coverageFiles = ['contract-coverage.md', 'contract-coverage.junit.xml']
-  const kept = new Map(
-    coverageFiles.map((f) => {
-      const path = join(contractReports, f)
-      return [f, existsSync(path) ? readFileSync(path) : undefined]
-    }),
-  )
+  // The contract suite always writes its coverage to the repository's reports/contract-coverage/
+  // (contracts/lib/coverage.ts): the contract stage's is kept aside meanwhile, and the replay's moved
+  // to compat-replay-coverage/.
+  const coverage = join(repoRoot, 'reports', 'contract-coverage')
+  const kept = existsSync(coverage) ? mkdtempSync(join(tmpdir(), 'plant-store-coverage-')) : undefined
+  if (kept) cpSync(coverage, kept, { recursive: true })
   mkdirSync(reports, { recursive: true })
   rmSync(junitFile, { force: true })
   console.log(`\nBehaviour replay: the contract suite on ${name(document)}, against the current server`)
@@ -112,13 +110,15 @@ async function replayReleased(document: string): Promise<ReplayResult> {
     // Timed out (runToExit has killed it): a failed replay, reported as one.
     console.error(error instanceof Error ? error.message : String(error))
   } finally {
-    for (const [file, content] of kept) {
-      const path = join(contractReports, file)
-      if (existsSync(path)) {
-        writeFileSync(join(reports, `compat-replay-${file.replace('contract-', '')}`), readFileSync(path))
-        rmSync(path)
-      }
-      if (content !== undefined) writeFileSync(path, content)
+    const replayed = join(reports, 'compat-replay-coverage')
+    rmSync(replayed, { recursive: true, force: true })
+    if (existsSync(coverage)) {
+      cpSync(coverage, replayed, { recursive: true })
+      rmSync(coverage, { recursive: true })
+    }
+    if (kept) {
+      cpSync(kept, coverage, { recursive: true })
+      rmSync(kept, { recursive: true })
     }
   }
   const seconds = (performance.now() - began) / 1000

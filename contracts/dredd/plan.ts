@@ -1,8 +1,8 @@
 // The plan run-dredd.ts writes and hooks.cjs reads: per Dredd transaction, the request to send,
 // the state to set up first and the answer to expect. Types only; the hooks are plain JavaScript.
 
-import type { Plant } from '../../src/verify/cases/document-cases.js'
-import type { JsonSchema } from '../../src/verify/document.js'
+import type { JsonSchema } from '@plant-store/verify'
+import type { Plant } from '@plant-store/verify/testing'
 
 export interface PlannedRequest {
   method: string

@@ -11,13 +11,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import SwaggerParser from '@apidevtools/swagger-parser'
 import { Converter } from '@apiture/openapi-down-convert'
+import { documentedStatuses, type JsonSchema, loadDocument } from '@plant-store/verify'
+import { type ConventionProblem, exampleCases } from '@plant-store/verify/testing'
 import * as commands from '../../scripts/lib/commands.js'
 import { repoRoot, runToExit, type Started, startProcess } from '../../scripts/lib/processes.js'
-import type { ConventionProblem } from '../../src/verify/cases/document-cases.js'
-import { exampleCases } from '../../src/verify/cases/examples.js'
-import { documentedStatuses, type JsonSchema, loadDocument } from '../../src/verify/document.js'
-import { UNKNOWN_TOKEN } from '../../src/verify/document-prose.js'
-import { contractSpecPath } from '../lib/targets.js'
+import { contractSpecPath, UNKNOWN_TOKEN } from '../lib/targets.js'
 import type { DreddPlan, PlannedTransaction } from './plan.js'
 
 const require = createRequire(import.meta.url)
@@ -72,7 +70,7 @@ function gavelSchema(schema: JsonSchema): JsonSchema {
 async function buildPlan(
   serverUrl: string,
 ): Promise<{ plan: DreddPlan; tokens: string[]; problems: string[] }> {
-  const { operations } = await loadDocument(contractSpecPath)
+  const { operations } = await loadDocument(contractSpecPath, 'kit')
   const conventionProblems: ConventionProblem[] = []
   const cases = exampleCases(operations, conventionProblems)
   const problems = conventionProblems.map((p) => `${p.operationId}: ${p.message}`)

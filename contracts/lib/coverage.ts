@@ -1,114 +1,77 @@
-// Records which documented responses each target was seen to answer in conformance with the
-// document, and writes the operations x statuses x targets table as Markdown and JUnit XML.
-import { mkdirSync, writeFileSync } from 'node:fs'
+// What each target was seen to answer in conformance with the document, kept in the verifier's own
+// Results, one per target, and written with the verifier's own reports: its Markdown (the checks, the
+// coverage by operation, the statuses not exercised) and its JUnit XML, one pair per target.
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { documentedStatuses, type OperationEntry } from '../../src/verify/document.js'
+import {
+  coverageOf,
+  documentedStatuses,
+  type Judged,
+  type OperationEntry,
+  REPORTERS,
+  Results,
+} from '@plant-store/verify'
+import { BUILT_IN_CHECKS } from '@plant-store/verify/testing'
+
+/** Where the reports go, under the run's reports folder: `<target>.md` and `<target>.junit.xml`. */
+export const COVERAGE_DIR = 'contract-coverage'
+
+/** A file name for a target: `mock (Prefer)` is `mock-prefer`. */
+const fileName = (target: string) =>
+  target
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
 
 export class Coverage {
-  private readonly seen = new Map<string, string[]>()
+  private readonly results: Map<string, Results>
+  private readonly startedAt = Date.now()
 
   constructor(
     private readonly operations: OperationEntry[],
     readonly targets: readonly string[],
-  ) {}
-
-  private key(target: string, operationId: string, status: number) {
-    return `${target} ${operationId} ${status}`
+  ) {
+    const documented = operations.map((e) => ({
+      operationId: e.operationId,
+      statuses: documentedStatuses(e),
+    }))
+    this.results = new Map(targets.map((t) => [t, new Results(documented, BUILT_IN_CHECKS)]))
   }
 
-  /** A conforming answer with this status was seen; `by` names the case, for the report. */
-  record(target: string, operationId: string, status: number, by: string): void {
-    const key = this.key(target, operationId, status)
-    const list = this.seen.get(key) ?? []
-    list.push(by)
-    this.seen.set(key, list)
+  private of(target: string): Results {
+    const results = this.results.get(target)
+    if (!results) throw new Error(`${target} is not a target of this run`)
+    return results
   }
 
-  exercisedBy(target: string, operationId: string, status: number): string[] {
-    return this.seen.get(this.key(target, operationId, status)) ?? []
+  /** An answer that conformed: it counts for its status, its parameters and the checks that judged it. */
+  record(target: string, judged: Omit<Judged, 'findings'>): void {
+    this.of(target).record({ ...judged, findings: [] })
   }
 
-  /** Documented responses that none of these targets answered conformingly. */
+  /** Documented responses (`operationId status`) that none of these targets answered conformingly. */
   missing(targets: readonly string[]): string[] {
-    const out: string[] = []
-    for (const entry of this.operations) {
-      for (const status of documentedStatuses(entry)) {
-        if (targets.every((target) => this.exercisedBy(target, entry.operationId, status).length === 0))
-          out.push(`${entry.operationId} ${status}`)
-      }
-    }
-    return out
+    const [first, ...others] = targets.map((t) => this.of(t).notExercised())
+    return (first ?? []).filter((m) => others.every((list) => list.includes(m)))
   }
 
-  markdown(notes: string[] = []): string {
-    const lines = [
-      '# Contract coverage',
-      '',
-      'Each documented response of each operation, and whether each target answered it in conformance',
-      'with the document during the contract run (✅ exercised, ❌ never seen). The run fails when a',
-      'documented response was never exercised against the real server.',
-      '',
-      `| operation | status | ${this.targets.join(' | ')} |`,
-      `| --- | --- | ${this.targets.map(() => '---').join(' | ')} |`,
-    ]
-    for (const entry of this.operations) {
-      for (const status of documentedStatuses(entry)) {
-        const cells = this.targets.map((t) => {
-          const by = this.exercisedBy(t, entry.operationId, status)
-          return by.length ? `✅ ${by.length}` : '❌'
-        })
-        lines.push(`| ${entry.operationId} | ${status} | ${cells.join(' | ')} |`)
+  /** Writes each target's Markdown and JUnit report into `<dir>/contract-coverage/`; `urlOf` a target's address. */
+  write(dir: string, urlOf: (target: string) => string, notes: string[] = []): void {
+    const into = join(dir, COVERAGE_DIR)
+    rmSync(into, { recursive: true, force: true })
+    mkdirSync(into, { recursive: true })
+    for (const [target, results] of this.results) {
+      results.notes.push(...notes)
+      const run = {
+        results,
+        coverage: coverageOf(results, this.operations),
+        title: `Contract coverage on the ${target}`,
+        baseUrl: urlOf(target),
+        durationMs: Date.now() - this.startedAt,
+        met: true,
       }
+      writeFileSync(join(into, `${fileName(target)}.md`), REPORTERS.markdown.render(run))
+      writeFileSync(join(into, `${fileName(target)}.junit.xml`), REPORTERS.junit.render(run))
     }
-    if (notes.length) lines.push('', ...notes)
-    return `${lines.join('\n')}\n`
-  }
-
-  /**
-   * One testcase per operation x status x target; only a response that none of the `required`
-   * targets (the real server, on each store) was seen to answer fails.
-   */
-  junit(required: readonly string[]): string {
-    const esc = (s: string) =>
-      s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
-    const cases: string[] = []
-    let failures = 0
-    let skipped = 0
-    for (const entry of this.operations) {
-      for (const status of documentedStatuses(entry)) {
-        for (const target of this.targets) {
-          const by = this.exercisedBy(target, entry.operationId, status)
-          const name = esc(`${entry.operationId} ${status} on ${target}`)
-          const seenOnRequired = required.some(
-            (r) => this.exercisedBy(r, entry.operationId, status).length > 0,
-          )
-          const open = `    <testcase classname="contract-coverage.${esc(target)}" name="${name}">`
-          if (by.length) {
-            cases.push(`${open}<system-out>${esc(by.join('\n'))}</system-out></testcase>`)
-          } else if (required.includes(target) && !seenOnRequired) {
-            failures++
-            cases.push(`${open}<failure message="never exercised against the real server"/></testcase>`)
-          } else {
-            skipped++
-            cases.push(`${open}<skipped message="not exercised on ${esc(target)}"/></testcase>`)
-          }
-        }
-      }
-    }
-    return [
-      '<?xml version="1.0" encoding="UTF-8"?>',
-      `<testsuites name="contract coverage" tests="${cases.length}" failures="${failures}" skipped="${skipped}">`,
-      `  <testsuite name="contract coverage" tests="${cases.length}" failures="${failures}" skipped="${skipped}">`,
-      ...cases,
-      '  </testsuite>',
-      '</testsuites>',
-      '',
-    ].join('\n')
-  }
-
-  write(dir: string, required: readonly string[], notes: string[] = []): void {
-    mkdirSync(dir, { recursive: true })
-    writeFileSync(join(dir, 'contract-coverage.md'), this.markdown(notes))
-    writeFileSync(join(dir, 'contract-coverage.junit.xml'), this.junit(required))
   }
 }

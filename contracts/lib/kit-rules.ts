@@ -1,9 +1,7 @@
 // What the kit's own suite asks beyond the verifier: the settings it starts the real server and the
 // sandbox with, so that a case can reach a limit or a timeout, and the headers it holds the kit's own
 // server to where the document leaves them optional.
-
-import type { Case } from '../../src/verify/cases/document-cases.js'
-import type { Derivation } from '../../src/verify/document-prose.js'
+import type { Case, Derivation } from '@plant-store/verify/testing'
 
 /**
  * Derivations about the request as a whole rather than what an operation reads: whoever parses the

@@ -1,16 +1,18 @@
 // Runs one case on one target and judges the answer by the document: status, schema, exact body, and
 // the deviations listed for the target. Keeps what the run saw, for coverage and for the deviations test.
 import { isDeepStrictEqual } from 'node:util'
-import type { Case, Plant } from '../../src/verify/cases/document-cases.js'
-import type { JsonSchema, OperationEntry } from '../../src/verify/document.js'
+import { type CheckName, type JsonSchema, type OperationEntry, parametersOf } from '@plant-store/verify'
 import {
   type Answer,
+  type Case,
   describeAnswer,
   describeRequest,
+  judgeAnswer,
+  judgeErrorAnswer,
+  type Plant,
   type RequestSpec,
   send,
-} from '../../src/verify/http.js'
-import { validateAnswer, validateErrorAnswer } from '../../src/verify/judge/answer.js'
+} from '@plant-store/verify/testing'
 import { type Deviation, deviationFor } from '../deviations.js'
 import { Coverage } from './coverage.js'
 import { RATE_LIMIT_HEADERS, rateLimitHeadersRequired } from './kit-rules.js'
@@ -57,30 +59,58 @@ export class CaseRunner {
     return t
   }
 
-  /** What is wrong with an answer, judged by the document; empty when it conforms. */
+  /**
+   * What is wrong with an answer, judged by the document (empty when it conforms), and the checks
+   * that judged it: the status, the verifier's checks of one answer, and the example's exact body.
+   */
   conformance(
     c: Case,
     answer: Answer,
     expected: Expectation,
-    opts: { exactBody: boolean; validate: boolean },
-  ) {
+    opts: { exactBody: boolean },
+  ): { checked: CheckName[]; problems: string[] } {
     const problems: string[] = []
     if (answer.status !== expected.status)
       problems.push(`status ${answer.status}, the document says ${expected.status}`)
-    if (opts.validate) {
-      const found = c.entry
-        ? validateAnswer(c.entry, answer, { requiredHeaders: c.requiredHeaders })
-        : validateErrorAnswer(this.errorSchema, answer)
-      problems.push(...found)
-    }
+    const verdict = c.entry
+      ? judgeAnswer(c.entry, answer, { requiredHeaders: c.requiredHeaders })
+      : judgeErrorAnswer(this.errorSchema, answer)
+    problems.push(...verdict.findings.map((f) => f.message))
+    const checked: CheckName[] = ['status_code_conformance', ...verdict.checked]
     if (opts.exactBody && expected.body !== undefined) {
+      checked.push('example_conformance')
       if (expected.body === 'empty') {
         if (answer.text !== '') problems.push('the body should be empty')
       } else if (!answer.isJson || !isDeepStrictEqual(answer.json, expected.body.value)) {
         problems.push('the body is not the example body')
       }
     }
-    return problems
+    return { checked: [...new Set(checked)], problems }
+  }
+
+  /** An answer that conformed counts, on this target, for what the document documents of its operation. */
+  exercised(
+    targetName: string,
+    c: Case,
+    request: RequestSpec,
+    answer: Answer,
+    checked: CheckName[],
+    title = c.id,
+  ): void {
+    // Only an answer checked against an operation of the document exercises a documented response.
+    if (!c.entry) return
+    this.coverage.record(targetName, {
+      layer: c.kind === 'example' ? 'examples' : 'generated',
+      operationId: c.entry.operationId,
+      checks: checked,
+      status: answer.status,
+      parameters: parametersOf(c.entry, request),
+      title,
+      request: describeRequest(request),
+      answer: describeAnswer(answer),
+      document: `${c.status}`,
+      replay: `npm run contract -- -t '${title}'`,
+    })
   }
 
   message(
@@ -133,8 +163,9 @@ export class CaseRunner {
         ? { ...c, requiredHeaders: [...c.requiredHeaders, ...RATE_LIMIT_HEADERS] }
         : c
     // The mock answers examples, not state: its bodies are checked by the Prefer tests instead.
-    const opts = { exactBody: !isStateless(targetName), validate: true }
-    const problems = this.conformance(judged, answer, expected, opts)
+    const { checked, problems } = this.conformance(judged, answer, expected, {
+      exactBody: !isStateless(targetName),
+    })
     const deviation = deviationFor(targetName, c)
 
     if (deviation) {
@@ -163,7 +194,6 @@ export class CaseRunner {
 
     if (problems.length)
       throw new Error(this.message(c, targetName, c.request, given, expected, answer, problems))
-    // Only an answer checked against the document counts as exercising a documented response.
-    if (c.entry && opts.validate) this.coverage.record(targetName, c.entry.operationId, answer.status, c.id)
+    this.exercised(targetName, c, c.request, answer, checked)
   }
 }

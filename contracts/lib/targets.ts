@@ -2,16 +2,21 @@
 // validating proxy, and the in-process handlers served over HTTP in both modes): starting them, with
 // a receiver for the newPlant events of those that send them, a fresh principal per case, and setting
 // up the plants a case needs.
+
+import type { LoadedDocument } from '@plant-store/verify'
+import {
+  type Auth,
+  type Endpoint,
+  type Plant,
+  type RequestSpec,
+  send,
+  type WebhookReceiver,
+} from '@plant-store/verify/testing'
 import * as commands from '../../scripts/lib/commands.js'
 import { listAll as listPages } from '../../scripts/lib/paging.js'
 import { type Cluster, startCluster } from '../../scripts/lib/postgres.js'
 import { type Started, startProcess } from '../../scripts/lib/processes.js'
 import { specPath } from '../../scripts/lib/spec.js'
-import type { Plant } from '../../src/verify/cases/document-cases.js'
-import type { LoadedDocument } from '../../src/verify/document.js'
-import { UNKNOWN_TOKEN } from '../../src/verify/document-prose.js'
-import { type Auth, type Endpoint, type RequestSpec, send } from '../../src/verify/http.js'
-import type { WebhookReceiver } from '../../src/verify/webhook-receiver.js'
 import {
   nothingToJudge,
   sandboxHeaders,
@@ -30,6 +35,9 @@ import {
 export const contractSpecPath = process.env.CONTRACT_SPEC || specPath
 
 export type TargetName = 'server' | 'postgres' | 'sandbox' | 'proxy' | 'mock' | 'handlers' | 'examples'
+
+/** A well-formed bearer token no principal holds: each case's is this, numbered. */
+export const UNKNOWN_TOKEN = 'not-a-token-anyone-holds'
 
 /**
  * The targets of a layer that CONTRACT_TARGETS (e.g. `server,mock`) keeps, all of them without it: a run

@@ -2,10 +2,15 @@
 // real server (on each store) and for the sandbox, what sends every principal's events to it, the
 // requests shown to it, and its judgement, by the document alone, at the end of a layer.
 import { bearerToken } from '@plant-store/core'
-import type { LoadedDocument } from '../../src/verify/document.js'
-import { type Sender, send } from '../../src/verify/http.js'
-import { roleOf } from '../../src/verify/judge/accepted-statuses.js'
-import { newPlantWebhook, WebhookReceiver, type WebhookScopes } from '../../src/verify/webhook-receiver.js'
+import type { LoadedDocument } from '@plant-store/verify'
+import {
+  newPlantWebhook,
+  roleOf,
+  type Sender,
+  send,
+  WebhookReceiver,
+  type WebhookScopes,
+} from '@plant-store/verify/testing'
 
 /** The processes that send newPlant events: the real server on each store, and the sandbox. */
 export type WebhookTarget = 'server' | 'postgres' | 'sandbox'

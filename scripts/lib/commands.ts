@@ -159,7 +159,7 @@ export interface ProxyOptions {
 }
 
 /**
- * The kit's validating proxy (src/verify/proxy.ts) in front of a real server, started as
+ * The kit's validating proxy (src/verify/proxy/proxy.ts) in front of a real server, started as
  * `npm run proxy` starts it: it forwards every request and answer byte for byte and reports where an
  * answer departs from the document, without changing it.
  */

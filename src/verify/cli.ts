@@ -7,17 +7,11 @@ import SwaggerParser from '@apidevtools/swagger-parser'
 import { document as shipped } from '@plant-store/core'
 import { BUILT_IN_CHECKS } from './checks/registry.js'
 import { interfaceOf, loadDocument, type OperationEntry, PROFILES, type Profile } from './document.js'
-import { runReplay } from './replay-cli.js'
-import {
-  coverageShortfall,
-  githubAnnotations,
-  inGitHubActions,
-  ProgressLog,
-  TerminalProgress,
-} from './report/ci.js'
+import { runReplay } from './proxy/replay-cli.js'
+import { ProgressLog, TerminalProgress } from './report/ci.js'
 import { coverageOf } from './report/coverage.js'
-import { coverageLine, coverageTable, meets, notExercisedLines } from './report/coverage-summary.js'
-import { writeReports } from './report/files.js'
+import { meets } from './report/coverage-summary.js'
+import { reportsAsked, writeReports } from './report/reports.js'
 import { LAYERS, type Layer } from './report/results.js'
 import type { VerifyConfig } from './run/config.js'
 import { configFile, loadConfig } from './run/config-file.js'
@@ -171,6 +165,7 @@ const positive = (name: string, text: string | undefined) => {
 const baseUrl = values['base-url'] ?? process.env.VERIFY_BASE_URL
 if (!baseUrl) usage('no server to verify: give --base-url URL or VERIFY_BASE_URL')
 const tokens = values.token?.length ? values.token : (list(process.env.VERIFY_TOKENS) ?? [])
+// The reports it writes, whatever it runs: chosen from these options in one place (reportsAsked).
 const reportFiles = { junit: values.junit, report: values.report, json: values.json, html: values.html }
 if (values.replay !== undefined) {
   const replay = { file: values.replay, baseUrl, tokens, spec: values.spec, reports: reportFiles }
@@ -290,36 +285,17 @@ try {
   }
   const coverage = coverageOf(results, entries)
   const met = minCoverage === undefined || meets(coverage, minCoverage)
-  const context = { baseUrl, durationMs, coverage, ...(minCoverage === undefined ? {} : { minCoverage }) }
-  console.log(results.table())
-  console.log(`\n${coverageTable(coverage)}`)
-  const missing = notExercisedLines(coverage)
-  if (missing.length) {
-    console.log('\nNot exercised (documented, never answered or sent in this run):')
-    for (const line of missing) console.log(`- ${line}`)
+  const title = `Verification of ${baseUrl}`
+  const run = {
+    results,
+    coverage,
+    title,
+    baseUrl,
+    durationMs,
+    met,
+    ...(minCoverage === undefined ? {} : { minCoverage }),
   }
-  if (results.warnings.length) {
-    console.log('\nWarnings (allowed by the document; never a failure):')
-    for (const warning of results.warnings) console.log(`- ${warning}`)
-  }
-  if (results.notes.length) console.log('\nNotes:')
-  for (const note of results.notes) console.log(`- ${note}`)
-  for (const { layer, reason } of results.stopped) console.log(`\n✗ ${layer} could not go on: ${reason}`)
-  for (const failure of results.distinctFailures()) console.log(`\n${results.failureText(failure)}`)
-  if (inGitHubActions()) {
-    const annotations = githubAnnotations(
-      results,
-      minCoverage === undefined ? undefined : { coverage, minimum: minCoverage, met },
-    )
-    if (annotations.length) console.log(`\n${annotations.join('\n')}`)
-  }
-  writeReports(reportFiles, results, context, `Verification of ${baseUrl}`, met)
-  console.log(`\n${coverageLine(coverage)}`)
-  console.log(
-    `${results.verdict()}: ${results.requests} requests in ${(durationMs / 1000).toFixed(1)} s, ${(results.waitedMs / 1000).toFixed(1)} s of it waiting for the server’s rate limits (seed ${results.seed}).`,
-  )
-  if (!met && minCoverage !== undefined)
-    console.log(`plant-store-verify: ${coverageShortfall(coverage, minCoverage)}`)
+  writeReports(reportsAsked(reportFiles), run)
   process.exitCode = results.failed || !met ? 1 : 0
 } catch (error) {
   log.stop()

@@ -1,5 +1,5 @@
-// Reads the document (the one @plant-store/core ships, or a file) into the plain shapes the contract
-// layers, the verifier and the Dredd runner work from.
+// Reads the document (the one @plant-store/core ships, or a file) into the plain shapes the verifier's
+// layers work from, and a user's own tests through the package's exports.
 import SwaggerParser from '@apidevtools/swagger-parser'
 import {
   dereference,
@@ -8,7 +8,7 @@ import {
   document as shipped,
 } from '@plant-store/core'
 
-// The subset of a dereferenced OpenAPI 3.1 document this suite reads. Our own types rather than
+// The subset of a dereferenced OpenAPI 3.1 document the verifier reads. Our own types rather than
 // openapi-types': after dereferencing there are no $refs left, and strict mode would otherwise ask
 // for a ReferenceObject check at every step.
 export type JsonSchema = Record<string, unknown>
@@ -87,9 +87,10 @@ export const PROFILES: readonly Profile[] = ['interface', 'kit']
 
 /**
  * The document at `path`, checked against the OpenAPI 3.1 schema; without a path, the shipped one.
- * With the `interface` profile, what the kit's server alone does (`x-kit-profile`) is left out.
+ * With the `interface` profile (the default, as a run's), what the kit's server alone does
+ * (`x-kit-profile`) is left out.
  */
-export async function loadDocument(path?: string, profile: Profile = 'kit'): Promise<LoadedDocument> {
+export async function loadDocument(path?: string, profile: Profile = 'interface'): Promise<LoadedDocument> {
   const raw = (path === undefined ? structuredClone(shipped) : await SwaggerParser.parse(path)) as object
   const chosen = profile === 'interface' ? interfaceOf(raw) : raw
   // validate() both checks the document against the OpenAPI 3.1 schema and dereferences it; the

@@ -1,14 +1,24 @@
 // @plant-store/verify: the plant store's contract suite as a library, for checking a running server by URL.
 
-export type { CheckName, Finding } from './checks/check.js'
+export type { Check, CheckName, Finding } from './checks/check.js'
 export { CHECK_NAMES, CHECKS } from './checks/registry.js'
-export { interfaceOf, type Profile } from './document.js'
-export { type Difference, type ReplayedExchange, type ReplayOptions, replay } from './replay.js'
+export {
+  type Document,
+  documentedStatuses,
+  interfaceOf,
+  type JsonSchema,
+  type LoadedDocument,
+  loadDocument,
+  type OperationEntry,
+  type Profile,
+} from './document.js'
+export { type Difference, type ReplayedExchange, type ReplayOptions, replay } from './proxy/replay.js'
 export { coverageOf, parametersOf } from './report/coverage.js'
 export type { Coverage } from './report/coverage-summary.js'
-export { htmlReport } from './report/html.js'
-export { jsonReport } from './report/json.js'
-export { type Failure, LAYERS, type Layer, Results } from './report/results.js'
+export type { JsonReport } from './report/json.js'
+export type { ReportedRun, Reporter } from './report/reporter.js'
+export { REPORTERS, type ReportFormat } from './report/reports.js'
+export { type Failure, type Judged, LAYERS, type Layer, Results } from './report/results.js'
 export {
   type CheckDefinition,
   type CheckExchange,

@@ -38,23 +38,3 @@ export function answerExchange(
 /** The findings of every built-in check on an answer judged by the document alone. */
 export const judgeAnswer = (...args: Parameters<typeof answerExchange>): Finding[] =>
   judgeExchange(answerExchange(...args), BUILT_IN_CHECKS).findings
-
-/** The messages of judgeAnswer for an operation's answer, for the kit's own suite, which asserts there are none. */
-export const validateAnswer = (
-  entry: OperationEntry,
-  answer: Answer,
-  options: AnswerOptions = {},
-): string[] =>
-  judgeAnswer(
-    entry,
-    { method: entry.method.toUpperCase(), path: entry.path },
-    answer,
-    undefined,
-    options,
-  ).map((f) => f.message)
-
-/** The messages of judgeAnswer for a path the document lacks, for the kit's own suite. */
-export const validateErrorAnswer = (errorSchema: JsonSchema | undefined, answer: Answer): string[] =>
-  judgeAnswer(undefined, { method: 'GET', path: answer.url ?? '/' }, answer, errorSchema).map(
-    (f) => f.message,
-  )

@@ -3,6 +3,7 @@
 // seconds so a log shows the run is alive, a run waiting out a rate limit included; on a terminal, one
 // line rewritten in place.
 import { type Coverage, formatPercent } from './coverage-summary.js'
+import type { Reporter } from './reporter.js'
 import { headline, type Results } from './results.js'
 
 /** A workflow command's message: `%`, CR and LF escaped, as GitHub Actions reads them. */
@@ -39,6 +40,17 @@ export function githubAnnotations(
     )
   for (const warning of results.warnings) lines.push(`::warning::${escapeData(warning)}`)
   return lines
+}
+
+/** The annotations as a report (in GitHub Actions), one workflow command a line; none: empty. */
+export const githubReporter: Reporter = {
+  render: ({ results, coverage, minCoverage, met }) =>
+    githubAnnotations(
+      results,
+      minCoverage === undefined ? undefined : { coverage, minimum: minCoverage, met },
+    )
+      .map((line) => `${line}\n`)
+      .join(''),
 }
 
 /** The one line a run under its --min-coverage ends with. */

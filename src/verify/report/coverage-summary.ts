@@ -1,6 +1,6 @@
 // A run's coverage as data and as text: the shape coverage.ts measures into, the percentage a team
 // gates on, and the table, lines and Markdown section the reports show. Apart from coverage.ts, which
-// reads a run's Results, so that Results can write its coverage section without a circle.
+// reads a run's Results: a report reads the coverage alone.
 import type { CheckName } from '../checks/check.js'
 
 /** Where an operation takes a parameter: its path, its query string, or its request body's top level. */

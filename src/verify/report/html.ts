@@ -11,8 +11,8 @@ import {
   type OperationCoverage,
   statusesNotExercised,
 } from './coverage-summary.js'
-import type { ReportContext } from './json.js'
-import { type Failure, headline, type Results } from './results.js'
+import type { ReportedRun, Reporter } from './reporter.js'
+import { type Failure, headline } from './results.js'
 
 /** Text made safe for HTML content and for attribute values in double or single quotes. */
 export const escapeHtml = (text: string): string =>
@@ -191,14 +191,11 @@ function failureDetails(f: Failure & { times: number }): string {
 </dl></div></details>`
 }
 
-/** The HTML report: one page, everything inline, every text from the run escaped. */
-export function htmlReport(
-  results: Results,
-  context: ReportContext,
-  met = true,
-  title = `Verification of ${context.baseUrl}`,
-): string {
-  const { coverage } = context
+/** The HTML report (--html): one page, everything inline, every text from the run escaped. */
+export const htmlReporter: Reporter = { render: htmlReport }
+
+function htmlReport(context: ReportedRun): string {
+  const { results, coverage, title, met } = context
   const failures = results.distinctFailures()
   const failed = results.failed || !met
   const checks = [...results.selected]

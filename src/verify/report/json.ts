@@ -1,19 +1,8 @@
 // The whole result of a run as one JSON document, for tools: what --json writes.
 import type { CheckName } from '../checks/check.js'
 import type { Coverage } from './coverage-summary.js'
-import type { Failure, Results, Source } from './results.js'
-
-/** What a report says besides the results: the server, the run's duration, its coverage and gate. */
-export interface ReportContext {
-  baseUrl: string
-  /** From the start of the run to its end. */
-  durationMs: number
-  coverage: Coverage
-  /** The --min-coverage threshold, in percent, when one was given. */
-  minCoverage?: number
-  /** For a replay (--replay), the recording replayed: a replay has no seed and sets no pace. */
-  recording?: string
-}
+import type { ReportedRun, Reporter } from './reporter.js'
+import type { Failure, Source } from './results.js'
 
 export interface JsonReport {
   tool: 'plant-store-verify'
@@ -42,16 +31,24 @@ export interface JsonReport {
   coverage: Coverage & { minimum?: number; met: boolean }
 }
 
-export function jsonReport(results: Results, context: ReportContext, met: boolean): JsonReport {
+export function jsonReport({
+  results,
+  coverage,
+  baseUrl,
+  durationMs,
+  minCoverage,
+  met,
+  recording,
+}: ReportedRun): JsonReport {
   return {
     tool: 'plant-store-verify',
-    baseUrl: context.baseUrl,
+    baseUrl,
     passed: !results.failed && met,
     verdict: results.verdict(),
-    ...(context.recording === undefined ? { seed: results.seed } : { recording: context.recording }),
+    ...(recording === undefined ? { seed: results.seed } : { recording }),
     requests: results.requests,
     startedAt: new Date(results.startedAt).toISOString(),
-    durationMs: Math.round(context.durationMs),
+    durationMs: Math.round(durationMs),
     waitedMs: Math.round(results.waitedMs),
     checks: [...results.selected],
     rows: results.rows(),
@@ -60,12 +57,10 @@ export function jsonReport(results: Results, context: ReportContext, met: boolea
     stopped: [...results.stopped],
     warnings: [...results.warnings],
     notes: [...results.notes],
-    coverage: {
-      ...context.coverage,
-      ...(context.minCoverage === undefined ? {} : { minimum: context.minCoverage }),
-      met,
-    },
+    coverage: { ...coverage, ...(minCoverage === undefined ? {} : { minimum: minCoverage }), met },
   }
 }
 
-export const jsonText = (report: JsonReport): string => `${JSON.stringify(report, null, 2)}\n`
+export const jsonReporter: Reporter = {
+  render: (run) => `${JSON.stringify(jsonReport(run), null, 2)}\n`,
+}

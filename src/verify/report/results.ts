@@ -1,9 +1,8 @@
 // What a verification found: for each operation and check, the answers that kept and broke the
 // promise; each failure with its request, answer, what the document says and a replay command; the
-// documented responses never seen; the parameters judged requests carried; and the report as a
-// table, Markdown and JUnit XML (JSON and HTML in json.ts and html.ts).
+// documented responses never seen; the parameters judged requests carried; and the table and failure
+// text every report shows them by (the reports themselves are reporters: reports.ts).
 import type { CheckName, Finding } from '../checks/check.js'
-import { type Coverage, coverageMarkdown } from './coverage-summary.js'
 
 export type Layer = 'examples' | 'generated' | 'stateful' | 'security'
 export const LAYERS: Layer[] = ['examples', 'generated', 'stateful', 'security']
@@ -255,79 +254,5 @@ export class Results {
       : this.stopped.length
         ? `No answer departed from the document${stopped}`
         : 'Every answer agreed with the document'
-  }
-
-  /** The Markdown report; with `coverage`, its table and the statuses not exercised, with why. */
-  markdown(title: string, coverage?: Coverage): string {
-    const out = [`# ${title}`, '']
-    out.push(`**${this.verdict()}.**`, '')
-    for (const { layer, reason } of this.stopped) out.push(`- **${layer} could not go on:** ${reason}`)
-    if (this.stopped.length) out.push('')
-    out.push('| operation | check | passed | failed |', '|---|---|---:|---:|')
-    for (const r of this.rows()) out.push(`| ${r.operationId} | ${r.check} | ${r.passed} | ${r.failed} |`)
-    if (coverage) out.push('', ...coverageMarkdown(coverage))
-    else {
-      const missing = this.notExercised()
-      if (missing.length)
-        out.push(
-          '',
-          '## Not exercised',
-          '',
-          'Documented responses that no answer of this run had:',
-          '',
-          ...missing.map((m) => `- ${m}`),
-        )
-    }
-    if (this.warnings.length)
-      out.push(
-        '',
-        '## Warnings',
-        '',
-        'Allowed by the document, and worth knowing; never a failure:',
-        '',
-        ...this.warnings.map((w) => `- ${w}`),
-      )
-    if (this.notes.length) out.push('', '## Notes', '', ...this.notes.map((n) => `- ${n}`))
-    if (this.failures.length) {
-      out.push('', '## Failures', '')
-      for (const f of this.distinctFailures()) out.push('```', this.failureText(f), '```', '')
-    }
-    return `${out.join('\n')}\n`
-  }
-
-  junit(): string {
-    const esc = (s: string) =>
-      s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
-    const failuresOf = (operationId: string, check: CheckName) =>
-      this.distinctFailures().filter((f) => f.operationId === operationId && f.check === check)
-    const cases: string[] = []
-    let failures = 0
-    for (const r of this.rows()) {
-      const open = `    <testcase classname="verify.${esc(r.operationId)}" name="${esc(r.check)}">`
-      if (r.failed) {
-        failures++
-        const text = failuresOf(r.operationId, r.check)
-          .map((f) => this.failureText(f))
-          .join('\n\n')
-        cases.push(
-          `${open}<failure message="${r.failed} of ${r.passed + r.failed} answers">${esc(text)}</failure></testcase>`,
-        )
-      } else cases.push(`${open}</testcase>`)
-    }
-    const missing = this.notExercised()
-    for (const m of missing)
-      cases.push(
-        `    <testcase classname="verify.not-exercised" name="${esc(m)}"><skipped message="not exercised"/></testcase>`,
-      )
-    const head = `tests="${cases.length}" failures="${failures}" skipped="${missing.length}"`
-    return [
-      '<?xml version="1.0" encoding="UTF-8"?>',
-      `<testsuites name="plant-store-verify" ${head}>`,
-      `  <testsuite name="plant-store-verify" ${head}>`,
-      ...cases,
-      '  </testsuite>',
-      '</testsuites>',
-      '',
-    ].join('\n')
   }
 }

@@ -7,7 +7,7 @@ import type { LoadedDocument, OperationEntry, Profile } from '../document.js'
 import type { Verdict } from '../judge/judge.js'
 import type { Judging } from '../judge/plant.js'
 import type { Layer, Results } from '../report/results.js'
-import type { WebhookOptions } from '../webhook-receiver.js'
+import type { WebhookOptions } from '../webhooks/receiver.js'
 import type { VerifyConfig } from './config.js'
 import type { OwnedPlant, Subject } from './subject.js'
 

@@ -3,7 +3,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { type Departure, type RunningProxy, startProxy } from '../proxy.js'
+import { type Departure, type RunningProxy, startProxy } from '../proxy/proxy.js'
 
 interface Received {
   method: string

@@ -7,8 +7,8 @@ import { loadDocument } from '../document.js'
 import { escapeData, escapeProperty, githubAnnotations, ProgressLog } from '../report/ci.js'
 import { coverageOf, parametersOf } from '../report/coverage.js'
 import { meets } from '../report/coverage-summary.js'
-import { htmlReport } from '../report/html.js'
 import type { JsonReport } from '../report/json.js'
+import { REPORTERS } from '../report/reports.js'
 import { Results } from '../report/results.js'
 import { checksNamed, commandTests } from './command.js'
 
@@ -115,10 +115,13 @@ describe('reports, coverage and CI output', () => {
     })
     results.warn('a <warning> & more')
     results.notes.push('a <note>')
-    const html = htmlReport(results, {
+    const html = REPORTERS.html.render({
+      results,
+      coverage: coverageOf(results),
+      title: 'Verification of http://x/<y>',
       baseUrl: 'http://x/<y>',
       durationMs: 1,
-      coverage: coverageOf(results),
+      met: true,
     })
     expect(html).not.toMatch(/<script|<img|<svg|<b>|<x>|<y>|<warning>|<note>/)
     expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;more&quot;')
@@ -210,7 +213,7 @@ describe('reports, coverage and CI output', () => {
   }, 120_000)
 
   it('counts the statuses answered and the parameters judged requests carried', async () => {
-    const { operations } = await loadDocument()
+    const { operations } = await loadDocument(undefined, 'kit')
     const list = operations.find((e) => e.operationId === 'listPlants')
     const create = operations.find((e) => e.operationId === 'createPlant')
     if (!list || !create) throw new Error('the document has no listPlants or createPlant')

@@ -8,11 +8,11 @@ import { verify } from '@plant-store/verify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { repoRoot, runToExit, type Started, startProcess } from '../../../scripts/lib/processes.js'
 import { loadDocument } from '../document.js'
-import { startProxy } from '../proxy.js'
+import { startProxy } from '../proxy/proxy.js'
 import { coverageOf } from '../report/coverage.js'
 import { notExercisedLines } from '../report/coverage-summary.js'
-import { htmlReport } from '../report/html.js'
 import type { JsonReport } from '../report/json.js'
+import { REPORTERS } from '../report/reports.js'
 
 const started: Started[] = []
 let work = ''
@@ -160,9 +160,9 @@ describe('what no run can have a server answer on demand', () => {
     for (const id of ['listPlants', 'createPlant', 'getPlant', 'replacePlant', 'deletePlant'])
       expect(lines[0]).toContain(`${id} 429, 500, 503`)
     expect(results.notes.join('\n')).not.toMatch(onDemand)
-    expect(said(results.markdown('r', coverage))).toBe(1)
-    const html = htmlReport(results, { baseUrl: target.url, durationMs: 1, coverage })
-    expect(said(html)).toBe(1)
+    const run = { results, coverage, title: 'r', baseUrl: target.url, durationMs: 1, met: true }
+    expect(said(REPORTERS.markdown.render(run))).toBe(1)
+    expect(said(REPORTERS.html.render(run))).toBe(1)
     // Each status still says why, for tools.
     const list = coverage.operations.find((o) => o.operationId === 'listPlants')
     expect(list?.statuses.find((s) => s.status === 503)?.reason).toMatch(onDemand)

@@ -11,7 +11,7 @@ import { freePort, type Started, startProcess } from '../../../scripts/lib/proce
 import { signer } from '../../server/webhooks/signing.js'
 import { loadDocument } from '../document.js'
 import type { Answer } from '../http.js'
-import { tokenScopes, WebhookReceiver } from '../webhook-receiver.js'
+import { tokenScopes, WebhookReceiver } from '../webhooks/receiver.js'
 
 const SECRET = `whsec_${Buffer.from('the verifier test secret, 32 b..').toString('base64')}`
 const OTHER_SECRET = `whsec_${Buffer.from('another secret entirely, 32 b...').toString('base64')}`
@@ -238,7 +238,7 @@ describe('the verifier, judging the newPlant webhook', () => {
     async function run(redirect: 'follow' | 'manual', rename = false) {
       const receiver = await WebhookReceiver.start(
         { port: 0, secret: SECRET, waitMs: 1_000, holdMs: HOLD_MS },
-        await loadDocument(),
+        await loadDocument(undefined, 'kit'),
         tokenScopes(tokens),
       )
       try {
@@ -302,7 +302,7 @@ describe('the verifier, judging the newPlant webhook', () => {
   it('judges an event’s timestamp by when it arrived, not by when a long run ends', async () => {
     const receiver = await WebhookReceiver.start(
       { port: 0, secret: SECRET, failAttempts: false },
-      await loadDocument(),
+      await loadDocument(undefined, 'kit'),
       tokenScopes([]),
     )
     try {

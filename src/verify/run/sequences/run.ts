@@ -1,7 +1,7 @@
 // Runs the sequences of commands.ts against one target with fast-check
 // (fc.check of fc.commands run by fc.asyncModelRun): principals for each sequence (principals.ts), the
 // requests sent and counted (session.ts), and the failure text with the seed, the path and the command
-// that replays it; run-report.ts writes the report (reports/stateful.md).
+// that replays it.
 import fc from 'fast-check'
 import type { Finding } from '../../checks/check.js'
 import type { Exchange } from '../../checks/exchange.js'

@@ -1,9 +1,8 @@
-// The stateful run's report (reports/stateful.md): the settings, the commands derived, each target's
+// The stateful layer's report (reports/stateful.md): the settings, the commands derived, each target's
 // outcome, the requests per operation and outcome, and each failure with its replay.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
-import type { RequestCounts } from './request-counts.js'
-import type { RunResult } from './run.js'
+import type { RequestCounts, RunResult } from '@plant-store/verify/testing'
 
 export function writeReport(
   file: string,

@@ -2,11 +2,11 @@
 // refused, by scope and plant id; an event is paired with its create by that key.
 import type { IncomingHttpHeaders } from 'node:http'
 import { parseJsonBody } from '@plant-store/core'
-import type { LoadedDocument, OperationEntry } from './document.js'
-import { parseExact } from './exact-json.js'
-import type { Answer, RequestSpec } from './http.js'
-import { roleOf } from './judge/accepted-statuses.js'
-import type { WebhookScopes } from './webhook-options.js'
+import type { LoadedDocument, OperationEntry } from '../document.js'
+import { parseExact } from '../exact-json.js'
+import type { Answer, RequestSpec } from '../http.js'
+import { roleOf } from '../judge/accepted-statuses.js'
+import type { WebhookScopes } from './options.js'
 
 /** One judged delivery, or one create answered 200 whose event never came; no problems: as the document says. */
 export interface WebhookFinding {

@@ -1,6 +1,6 @@
 // The newPlant webhook as the document declares it: its headers and body schema, and its delivery
 // timeout and first retry, read from the operation's description.
-import type { JsonSchema, LoadedDocument } from './document.js'
+import type { JsonSchema, LoadedDocument } from '../document.js'
 
 /** The events of one webhook, as the document declares them. */
 export interface WebhookSpec {

@@ -1,16 +1,16 @@
-// `plant-store-verify --replay FILE.har`: the replay as a command, its report on stdout, the same
-// report files a run writes (JUnit, Markdown, JSON, HTML), and its exit status for CI: 1 on a
+// `plant-store-verify --replay FILE.har`: the replay as a command, its exchanges on stdout, the same
+// report files and GitHub Actions annotations a run writes, and its exit status for CI: 1 on a
 // departure from the document, or on a difference from the recording unless differences are allowed;
 // 2 when the recording cannot be read or the server cannot be reached.
 import { readFile } from 'node:fs/promises'
-import { recordingConformance } from './checks/recording-conformance.js'
-import { BUILT_IN_CHECKS } from './checks/registry.js'
-import { documentedStatuses, loadDocument, type OperationEntry } from './document.js'
-import { judgeExchange } from './judge/judge.js'
+import { recordingConformance } from '../checks/recording-conformance.js'
+import { BUILT_IN_CHECKS } from '../checks/registry.js'
+import { documentedStatuses, loadDocument, type OperationEntry } from '../document.js'
+import { judgeExchange } from '../judge/judge.js'
+import { coverageOf } from '../report/coverage.js'
+import { type ReportFiles, reportsAsked, writeReports } from '../report/reports.js'
+import { Results } from '../report/results.js'
 import { type ReplayedExchange, ReplayUsageError, replay } from './replay.js'
-import { coverageOf } from './report/coverage.js'
-import { type ReportFiles, writeReports } from './report/files.js'
-import { Results } from './report/results.js'
 
 export interface ReplayCommand {
   file: string
@@ -67,17 +67,21 @@ export async function runReplay(command: ReplayCommand): Promise<number> {
     console.error(`plant-store-verify: the replay stopped: ${cause?.message ?? (error as Error).message}`)
     return 2
   }
-  if (command.reports && Object.values(command.reports).some((file) => file !== undefined)) {
-    const { operations } = await loadDocument(command.spec)
+  // Its exchanges are its text, printed as they came: the other reports are written as a run's are.
+  const outputs = reportsAsked(command.reports ?? {}, { text: false })
+  if (outputs.length) {
+    const { operations } = await loadDocument(command.spec, 'kit')
     const results = replayResults(exchanges, operations, command)
     results.startedAt = startedAt
-    const context = {
+    writeReports(outputs, {
+      results,
+      coverage: coverageOf(results, operations),
+      title: `Replay of ${command.file} against ${command.baseUrl}`,
       baseUrl: command.baseUrl,
       durationMs: Date.now() - startedAt,
-      coverage: coverageOf(results, operations),
+      met: true,
       recording: command.file,
-    }
-    writeReports(command.reports, results, context, `Replay of ${command.file} against ${command.baseUrl}`)
+    })
   }
   const departed = exchanges.filter((e) => e.findings.length > 0).length
   const differing = exchanges.filter((e) => e.differences.length > 0).length

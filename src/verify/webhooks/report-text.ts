@@ -1,8 +1,8 @@
 // The text of a webhook receiver's findings: a request as a failure shows it, a duration, what the
 // document promises a delivery, and the replay with the receiver's options.
 import type { IncomingHttpHeaders } from 'node:http'
-import type { WebhookSpec } from './webhook-document.js'
-import { DEFAULT_WAIT_MS, HOLD_PAST_TIMEOUT_MS, type WebhookOptions } from './webhook-options.js'
+import type { WebhookSpec } from './document.js'
+import { DEFAULT_WAIT_MS, HOLD_PAST_TIMEOUT_MS, type WebhookOptions } from './options.js'
 
 /** A request as a failure shows it: method, path, the signing headers, the start of the body. */
 export function requestText(

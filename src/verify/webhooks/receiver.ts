@@ -3,25 +3,25 @@
 // run saw answered. It also fails a few first attempts on purpose (a 500, a redirect, an answer held
 // back past the document's delivery timeout) and judges that each such event is sent again, as the
 // document's delivery promise says: only answers the receiver controls can show whether a sender retries.
-// The pieces are in files of their own: what it is told (webhook-options.ts), what the document says
-// (webhook-document.ts), what it records (webhook-deliveries.ts), what it fails on purpose and how it
-// judges the retries (webhook-failures.ts), the judging (webhook-judge.ts) and its text (webhook-report-text.ts).
+// The pieces are in files of their own: what it is told (options.ts), what the document says
+// (document.ts), what it records (deliveries.ts), what it fails on purpose and how it judges the
+// retries (failures.ts), the judging (judge.ts) and its text (report-text.ts).
 import { createHash } from 'node:crypto'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { Webhook } from 'standardwebhooks'
-import type { LoadedDocument } from './document.js'
-import type { Answer, RequestSpec } from './http.js'
-import { type Delivery, type Treatment, type WebhookFinding, WebhookLedger } from './webhook-deliveries.js'
-import { newPlantWebhook, type WebhookSpec } from './webhook-document.js'
-import { DeliveryFailures, REDIRECT_PREFIX } from './webhook-failures.js'
-import { judgeWebhooks, signatureProblem } from './webhook-judge.js'
-import { DEFAULT_WAIT_MS, type WebhookOptions, type WebhookScopes } from './webhook-options.js'
-import { documentText, replayText } from './webhook-report-text.js'
+import type { LoadedDocument } from '../document.js'
+import type { Answer, RequestSpec } from '../http.js'
+import { type Delivery, type Treatment, type WebhookFinding, WebhookLedger } from './deliveries.js'
+import { newPlantWebhook, type WebhookSpec } from './document.js'
+import { DeliveryFailures, REDIRECT_PREFIX } from './failures.js'
+import { judgeWebhooks, signatureProblem } from './judge.js'
+import { DEFAULT_WAIT_MS, type WebhookOptions, type WebhookScopes } from './options.js'
+import { documentText, replayText } from './report-text.js'
 
-export type { Treatment, WebhookFinding } from './webhook-deliveries.js'
-export { newPlantWebhook } from './webhook-document.js'
-export { tokenScopes, type WebhookOptions, type WebhookScopes } from './webhook-options.js'
+export type { Treatment, WebhookFinding } from './deliveries.js'
+export { newPlantWebhook } from './document.js'
+export { tokenScopes, type WebhookOptions, type WebhookScopes } from './options.js'
 
 /** The bodies a receiver takes: a plant is a few hundred bytes, so anything past this is not one. */
 const MAX_BODY = 1 << 20

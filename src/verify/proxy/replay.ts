@@ -3,15 +3,15 @@
 // body, Link). Pseudonyms are sent as the tokens given; a cursor or id the new server hands out in
 // place of a recorded one is used where the recording used the old.
 import { bodyText, type ContractVerdict, type Har, type HarEntry } from '@plant-store/core'
-import type { Finding } from './checks/check.js'
-import type { HttpExchange } from './checks/exchange.js'
-import { type JsonSchema, loadDocument, type OperationEntry } from './document.js'
-import { parseExact } from './exact-json.js'
+import type { Finding } from '../checks/check.js'
+import type { HttpExchange } from '../checks/exchange.js'
+import { type JsonSchema, loadDocument, type OperationEntry } from '../document.js'
+import { parseExact } from '../exact-json.js'
+import { answerOf, describeAnswer } from '../http.js'
+import { judgeAnswer } from '../judge/answer.js'
+import { EXACT } from '../judge/plant.js'
+import { type Difference, recordingDifferences } from '../judge/recording.js'
 import { REDACTED } from './har-recorder.js'
-import { answerOf, describeAnswer } from './http.js'
-import { judgeAnswer } from './judge/answer.js'
-import { EXACT } from './judge/plant.js'
-import { type Difference, recordingDifferences } from './judge/recording.js'
 
 export interface ReplayOptions {
   /** The recording: its JSON text, or parsed. */
@@ -29,7 +29,7 @@ export interface ReplayOptions {
   onExchange?: (exchange: ReplayedExchange) => void
 }
 
-export type { Difference } from './judge/recording.js'
+export type { Difference } from '../judge/recording.js'
 
 export interface ReplayedExchange {
   /** Its place in the recording, from 1. */
@@ -92,7 +92,7 @@ export async function replay(options: ReplayOptions): Promise<ReplayedExchange[]
       `the recording has ${principals.length} principals; give a --token for each (in order), or none to send them as recorded`,
     )
   const tokenOf = new Map(principals.map((p, i) => [p, tokens[i] ?? p]))
-  const { document, operations } = await loadDocument(options.spec)
+  const { document, operations } = await loadDocument(options.spec, 'kit')
   const errorSchema: JsonSchema | undefined = document.components?.schemas?.Error
   const base = new URL(options.baseUrl)
   const prefix = base.pathname.replace(/\/$/, '')

@@ -10,12 +10,12 @@ import {
 } from 'node:http'
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
 import type { AddressInfo } from 'node:net'
-import type { Finding } from './checks/check.js'
+import type { Finding } from '../checks/check.js'
+import { type JsonSchema, loadDocument, type OperationEntry } from '../document.js'
+import { type Answer, answerOf } from '../http.js'
+import { judgeAnswer } from '../judge/answer.js'
 import { decodedBody } from './decoded-body.js'
-import { type JsonSchema, loadDocument, type OperationEntry } from './document.js'
 import { HarRecorder, type RecordOptions } from './har-recorder.js'
-import { type Answer, answerOf } from './http.js'
-import { judgeAnswer } from './judge/answer.js'
 
 export type { RecordOptions } from './har-recorder.js'
 
@@ -128,7 +128,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const upstream = new URL(options.upstream)
   if (upstream.protocol !== 'http:' && upstream.protocol !== 'https:')
     throw new Error(`the upstream must be an http or https URL, not ${options.upstream}`)
-  const { document, operations } = await loadDocument(options.spec)
+  const { document, operations } = await loadDocument(options.spec, 'kit')
   const errorSchema: JsonSchema | undefined = document.components?.schemas?.Error
   const operationOf = router(operations)
   const recorder = options.record && new HarRecorder(options.record)

@@ -2,10 +2,10 @@
 // 500, a 307) and the judging of their retries: only answers the receiver controls show whether a
 // sender retries as the document's delivery promise says.
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { Delivery, Followed, TreatedEvent, Treatment, WebhookLedger } from './webhook-deliveries.js'
-import type { WebhookSpec } from './webhook-document.js'
-import { HOLD_PAST_TIMEOUT_MS, type WebhookOptions } from './webhook-options.js'
-import { seconds } from './webhook-report-text.js'
+import type { Delivery, Followed, TreatedEvent, Treatment, WebhookLedger } from './deliveries.js'
+import type { WebhookSpec } from './document.js'
+import { HOLD_PAST_TIMEOUT_MS, type WebhookOptions } from './options.js'
+import { seconds } from './report-text.js'
 
 /** Leniency on the first retry's bound: a sender polls its outbox, and a busy machine is late. */
 const RETRY_SLACK_MS = 2_000

@@ -3,11 +3,11 @@
 // retries of the attempts failed on purpose, and the creates whose event never came.
 import type { IncomingHttpHeaders } from 'node:http'
 import type { Webhook } from 'standardwebhooks'
-import { schemaProblems } from './judge/schema.js'
-import { type Delivery, plantOf, type WebhookFinding, type WebhookLedger } from './webhook-deliveries.js'
-import type { WebhookSpec } from './webhook-document.js'
-import type { DeliveryFailures } from './webhook-failures.js'
-import { requestText } from './webhook-report-text.js'
+import { schemaProblems } from '../judge/schema.js'
+import { type Delivery, plantOf, type WebhookFinding, type WebhookLedger } from './deliveries.js'
+import type { WebhookSpec } from './document.js'
+import type { DeliveryFailures } from './failures.js'
+import { requestText } from './report-text.js'
 
 /**
  * Every delivery judged (the method, content type, headers, body and signature the document gives

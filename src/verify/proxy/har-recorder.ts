@@ -5,7 +5,7 @@
 import { closeSync, openSync, writeSync } from 'node:fs'
 import type { IncomingMessage } from 'node:http'
 import type { ContractVerdict, HarEntry, HarHeader } from '@plant-store/core'
-import type { Finding } from './checks/check.js'
+import type { Finding } from '../checks/check.js'
 import { decodedBody } from './decoded-body.js'
 
 export interface RecordOptions {

@@ -1,0 +1,44 @@
+// The JUnit XML report (--junit): one test case per operation and check, failed with each distinct
+// failure's text, and each documented response not exercised as a skipped one; the suite is named
+// after what the run is of.
+import type { CheckName } from '../checks/check.js'
+import type { Reporter } from './reporter.js'
+
+const xmlText = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
+
+export const junitReporter: Reporter = {
+  render({ results, title }) {
+    const failuresOf = (operationId: string, check: CheckName) =>
+      results.distinctFailures().filter((f) => f.operationId === operationId && f.check === check)
+    const cases: string[] = []
+    let failures = 0
+    for (const r of results.rows()) {
+      const open = `    <testcase classname="verify.${xmlText(r.operationId)}" name="${xmlText(r.check)}">`
+      if (r.failed) {
+        failures++
+        const text = failuresOf(r.operationId, r.check)
+          .map((f) => results.failureText(f))
+          .join('\n\n')
+        cases.push(
+          `${open}<failure message="${r.failed} of ${r.passed + r.failed} answers">${xmlText(text)}</failure></testcase>`,
+        )
+      } else cases.push(`${open}</testcase>`)
+    }
+    const missing = results.notExercised()
+    for (const m of missing)
+      cases.push(
+        `    <testcase classname="verify.not-exercised" name="${xmlText(m)}"><skipped message="not exercised"/></testcase>`,
+      )
+    const head = `tests="${cases.length}" failures="${failures}" skipped="${missing.length}"`
+    return [
+      '<?xml version="1.0" encoding="UTF-8"?>',
+      `<testsuites name="plant-store-verify" ${head}>`,
+      `  <testsuite name="${xmlText(title)}" ${head}>`,
+      ...cases,
+      '  </testsuite>',
+      '</testsuites>',
+      '',
+    ].join('\n')
+  },
+}
