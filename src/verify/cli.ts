@@ -2,6 +2,7 @@
 // plant-store-verify: checks a running plant store, by URL, against the OpenAPI document. Exit 0 when
 // every answer agrees with the document (and the coverage reaches --min-coverage), 1 when any
 // departs (or it does not), 2 for a usage error or a server that cannot be reached.
+import { relative } from 'node:path'
 import { parseArgs } from 'node:util'
 import SwaggerParser from '@apidevtools/swagger-parser'
 import { document as shipped } from '@plant-store/core'
@@ -13,7 +14,7 @@ import { coverageOf } from './report/coverage.js'
 import { meets } from './report/coverage-summary.js'
 import { reportsAsked, writeReports } from './report/reports.js'
 import { LAYERS, type Layer } from './report/results.js'
-import type { VerifyConfig } from './run/config.js'
+import { teamChecks, type VerifyConfig } from './run/config.js'
 import { configFile, loadConfig } from './run/config-file.js'
 import { TeamCodeError } from './run/errors.js'
 import { DEFAULTS, VerifyUsageError, verify } from './run/verify.js'
@@ -76,10 +77,10 @@ plants they already own are read first and left as they were, and the run delete
                          from the document or a difference from the recording. --junit, --report,
                          --json and --html write its reports as a run's
   --allow-differences    with --replay: report differences from the recording, fail only on departures
-  --help                 this text
+  --help                 this text (with your configuration's checks listed after the built-in ones)
 
 Checks:
-${BUILT_IN_CHECKS.map((check) => `  ${check.name.padEnd(30)} ${check.description}`).join('\n')}
+${checkLines(BUILT_IN_CHECKS)}
 
 In GitHub Actions (GITHUB_ACTIONS=true) each distinct failure is also an error annotation and each
 warning a warning annotation. When stderr is not a terminal, a plain progress line every 5 s.
@@ -87,6 +88,10 @@ warning a warning annotation. When stderr is not a terminal, a plain progress li
 Exit status: 0 every answer agreed with the document; 1 some did not, a layer could not go on, or
 the coverage is below --min-coverage; 2 a usage error, a server that cannot be reached, or a
 configuration that does not load or whose check or hook throws.`
+
+function checkLines(checks: readonly { name: string; description: string }[]): string {
+  return checks.map((check) => `  ${check.name.padEnd(30)} ${check.description}`).join('\n')
+}
 
 function usage(message: string): never {
   console.error(`plant-store-verify: ${message} (see --help)`)
@@ -139,8 +144,28 @@ try {
   usage((error as Error).message)
 }
 const { values } = parsed
+
+// The team's configuration, its checks checked against the built-in ones: for --help, a replay and a run alike.
+let config: VerifyConfig | undefined
+let configPath: string | undefined
+try {
+  configPath = configFile(values.config, process.cwd())
+  if (configPath !== undefined) {
+    config = await loadConfig(configPath)
+    teamChecks(config, BUILT_IN_CHECKS)
+  }
+} catch (error) {
+  if (!(error instanceof VerifyUsageError)) throw error
+  if (values.help) console.log(HELP)
+  usage(error.message)
+}
 if (values.help) {
-  console.log(HELP)
+  const own = teamChecks(config, BUILT_IN_CHECKS)
+  console.log(
+    own.length && configPath
+      ? `${HELP}\n\nYour checks, from ${relative(process.cwd(), configPath) || configPath}:\n${checkLines(own)}`
+      : HELP,
+  )
   process.exit(0)
 }
 if (values['print-document']) {
@@ -168,7 +193,7 @@ const tokens = values.token?.length ? values.token : (list(process.env.VERIFY_TO
 // The reports it writes, whatever it runs: chosen from these options in one place (reportsAsked).
 const reportFiles = { junit: values.junit, report: values.report, json: values.json, html: values.html }
 if (values.replay !== undefined) {
-  const replay = { file: values.replay, baseUrl, tokens, spec: values.spec, reports: reportFiles }
+  const replay = { file: values.replay, baseUrl, tokens, spec: values.spec, reports: reportFiles, config }
   process.exit(await runReplay({ ...replay, allowDifferences: values['allow-differences'] ?? false }))
 }
 if (tokens.length !== 2)
@@ -215,15 +240,6 @@ if (
   (minCoverageText === '' || !Number.isFinite(minCoverage) || minCoverage < 0 || minCoverage > 100)
 )
   usage(`--min-coverage takes a percentage from 0 to 100, not ${values['min-coverage']}`)
-
-let config: VerifyConfig | undefined
-try {
-  const file = configFile(values.config, process.cwd())
-  if (file !== undefined) config = await loadConfig(file)
-} catch (error) {
-  if (error instanceof VerifyUsageError) usage(error.message)
-  throw error
-}
 
 const interactive = process.stderr.isTTY
 // Not a terminal (a CI log): a plain line at most every 5 s, repeated while a wait goes on. On a

@@ -3,10 +3,13 @@
 // calls it with its own.
 import { relative } from 'node:path'
 import { parseArgs } from 'node:util'
+import { BUILT_IN_CHECKS } from '../checks/registry.js'
+import { teamChecks, type VerifyConfig } from '../run/config.js'
+import { configFile, loadConfig } from '../run/config-file.js'
 import { startProxy } from './proxy.js'
 
 const usage = `Usage: plant-store-proxy [--upstream URL] [--host HOST] [--port PORT] [--spec FILE]
-                         [--record FILE.har [--redact-header NAME]...]
+                         [--record FILE.har [--redact-header NAME]...] [--config FILE]
 
 Forwards every request to a running plant store and every answer back, byte for byte, and reports
 each answer that departs from the OpenAPI document: an X-Contract-Violations header on that answer
@@ -21,6 +24,10 @@ and a JSON line on standard output. It never changes or fails a request.
                          they passed, each bearer token as a pseudonym (Bearer principal-1, …), and
                          the document's verdict on each in its _contract field
   --redact-header NAME   write this header's value as [redacted] (repeatable), e.g. Cookie
+  --config FILE          your own checks judge each answer too: the checks of a module whose default
+                         export is defineConfig({ checks }) (default: plant-store-verify.config.mjs,
+                         .js or .ts in the working directory, when there is one). Its hooks are for
+                         plant-store-verify's runs: the proxy forwards each request as it came
   -h, --help             this text`
 
 function parse(argv: string[]) {
@@ -34,6 +41,7 @@ function parse(argv: string[]) {
         spec: { type: 'string' },
         record: { type: 'string' },
         'redact-header': { type: 'string', multiple: true },
+        config: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     })
@@ -56,7 +64,20 @@ export async function main(argv: string[]): Promise<void> {
   }
   const upstream = values.upstream ?? 'http://127.0.0.1:3000'
   const { spec } = values
+  let config: VerifyConfig | undefined
+  try {
+    const file = configFile(values.config, process.cwd())
+    if (file !== undefined) {
+      config = await loadConfig(file)
+      const names = teamChecks(config, BUILT_IN_CHECKS).map((c) => c.name)
+      console.log(`Your checks, from ${relative(process.cwd(), file)}: ${names.join(', ') || 'none'}`)
+    }
+  } catch (error) {
+    console.error(`plant-store-proxy: ${(error as Error).message}`)
+    process.exit(2)
+  }
   const proxy = await startProxy({
+    ...(config === undefined ? {} : { config }),
     upstream,
     spec,
     host: values.host ?? '127.0.0.1',

@@ -11,9 +11,12 @@ import {
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import type { Finding } from '../checks/check.js'
+import { BUILT_IN_CHECKS } from '../checks/registry.js'
 import { type JsonSchema, loadDocument, type OperationEntry } from '../document.js'
 import { type Answer, answerOf } from '../http.js'
-import { judgeAnswer } from '../judge/answer.js'
+import { answerExchange } from '../judge/answer.js'
+import { judgeExchange } from '../judge/judge.js'
+import { teamChecks, type VerifyConfig } from '../run/config.js'
 import { decodedBody } from './decoded-body.js'
 import { HarRecorder, type RecordOptions } from './har-recorder.js'
 
@@ -49,6 +52,11 @@ export interface ProxyOptions {
   onDeparture?: (departure: Departure) => void
   /** Also write every exchange to a HAR 1.2 file, tokens pseudonymized, each with its verdict. */
   record?: RecordOptions
+  /**
+   * A team's configuration (defineConfig): its checks judge each answer beside the built-in ones. A
+   * check that throws is reported on stderr, never kept from the client. Its hooks are not called.
+   */
+  config?: VerifyConfig
 }
 
 export interface RunningProxy {
@@ -103,12 +111,18 @@ function router(
     routes.find((r) => r.entry.method === method.toLowerCase() && r.pattern.test(pathname))?.entry
 }
 
-function answerFrom(upstream: IncomingMessage, body: Buffer): Answer {
-  const headers: Record<string, string> = {}
-  for (const [name, value] of Object.entries(upstream.headers))
-    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value
+const joined = (headers: IncomingMessage['headers']): Record<string, string> => {
+  const out: Record<string, string> = {}
+  for (const [name, value] of Object.entries(headers))
+    if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value
+  return out
+}
+
+/** The answer as the checks read it, with the request as it was forwarded (a team's check reads both). */
+function answerFrom(req: IncomingMessage, url: string, upstream: IncomingMessage, body: Buffer): Answer {
+  const headers = joined(upstream.headers)
   const text = new TextDecoder().decode(decodedBody(body, headers['content-encoding']))
-  return answerOf(upstream.statusCode ?? 0, headers, text)
+  return { ...answerOf(upstream.statusCode ?? 0, headers, text), url, sentHeaders: joined(req.headers) }
 }
 
 function printDeparture(departure: Departure): void {
@@ -122,6 +136,17 @@ function printDeparture(departure: Departure): void {
       operation: departure.operation ?? null,
     })}\n`,
   )
+}
+
+/** The request body as it passes (up to 1 MiB, the most a plant store takes), for the checks to read. */
+function readAlong(req: IncomingMessage): () => string | undefined {
+  const chunks: Buffer[] = []
+  let size = 0
+  req.on('data', (chunk: Buffer) => {
+    size += chunk.length
+    if (size <= 1 << 20) chunks.push(chunk)
+  })
+  return () => (size === 0 || size > 1 << 20 ? undefined : Buffer.concat(chunks).toString('utf8'))
 }
 
 export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
@@ -142,12 +167,21 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
    * The problems of one exchange, and the operation they were judged by: its documented response, or
    * for a path the document lacks the Error every error answer has.
    */
-  function judge(method: string, pathname: string, answer: Answer) {
+  const checks = [...BUILT_IN_CHECKS, ...teamChecks(options.config, BUILT_IN_CHECKS)]
+  function judge(method: string, pathname: string, answer: Answer, sent: string | undefined) {
     const entry = operationOf(method, pathname)
-    return { entry, findings: judgeAnswer(entry, { method, path: pathname }, answer, errorSchema) }
+    const exchange = answerExchange(entry, { method, path: pathname }, answer, errorSchema)
+    if (sent !== undefined) exchange.request.body = sent
+    return { entry, findings: judgeExchange(exchange, checks).findings }
   }
 
-  function answered(req: IncomingMessage, res: ServerResponse, from: IncomingMessage, body: Buffer): void {
+  function answered(
+    req: IncomingMessage,
+    res: ServerResponse,
+    from: IncomingMessage,
+    body: Buffer,
+    sent: string | undefined,
+  ): void {
     const method = req.method ?? 'GET'
     const path = req.url ?? '/'
     // As sent, not normalized: the server routes the path it receives, and so must the judging.
@@ -161,7 +195,12 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     }
     if (method !== 'HEAD' && !preflight) {
       try {
-        judged = judge(method, pathname, answerFrom(from, body))
+        judged = judge(
+          method,
+          pathname,
+          answerFrom(req, `${upstream.origin}${basePath}${path}`, from, body),
+          sent,
+        )
       } catch (error) {
         // A fault of the judging is the proxy's, never a reason to keep the answer from the client.
         console.error(`the proxy could not judge ${method} ${path}: ${(error as Error).message}`)
@@ -223,7 +262,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       const chunks: Buffer[] = []
       from.on('data', (chunk: Buffer) => chunks.push(chunk))
       from.on('end', () => {
-        if (!res.destroyed) answered(req, res, from, Buffer.concat(chunks))
+        if (!res.destroyed) answered(req, res, from, Buffer.concat(chunks), requestBody())
       })
       // The server broke off its answer: the client gets a broken answer too, not a made-up one.
       from.on('error', () => res.destroy())
@@ -237,6 +276,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       if (!res.writableFinished) outgoing.destroy()
     })
     recorder?.begin(req)
+    const requestBody = readAlong(req)
     req.pipe(outgoing)
   }
 

@@ -3,6 +3,7 @@
 // departure from the document, or on a difference from the recording unless differences are allowed;
 // 2 when the recording cannot be read or the server cannot be reached.
 import { readFile } from 'node:fs/promises'
+import type { Check } from '../checks/check.js'
 import { recordingConformance } from '../checks/recording-conformance.js'
 import { BUILT_IN_CHECKS } from '../checks/registry.js'
 import { documentedStatuses, loadDocument, type OperationEntry } from '../document.js'
@@ -10,6 +11,8 @@ import { judgeExchange } from '../judge/judge.js'
 import { coverageOf } from '../report/coverage.js'
 import { type ReportFiles, reportsAsked, writeReports } from '../report/reports.js'
 import { Results } from '../report/results.js'
+import { hooksOf, teamChecks, type VerifyConfig } from '../run/config.js'
+import { TeamCodeError } from '../run/errors.js'
 import { type ReplayedExchange, ReplayUsageError, replay } from './replay.js'
 
 export interface ReplayCommand {
@@ -21,6 +24,8 @@ export interface ReplayCommand {
   allowDifferences: boolean
   /** The report files to write, as a run writes them. */
   reports?: ReportFiles
+  /** The team's own checks judge each answer too; its hooks are called as a run calls them. */
+  config?: VerifyConfig
 }
 
 const clip = (text: string, max = 200) => (text.length > max ? `${text.slice(0, max)}…` : text)
@@ -49,16 +54,25 @@ export async function runReplay(command: ReplayCommand): Promise<number> {
   }
   console.log(`Replaying ${command.file} against ${command.baseUrl}`)
   const startedAt = Date.now()
+  const checks = [...BUILT_IN_CHECKS, ...teamChecks(command.config, BUILT_IN_CHECKS)]
+  const hooks = hooksOf(command.config)
   let exchanges: ReplayedExchange[]
   try {
+    await hooks.beforeRun()
     exchanges = await replay({
       har,
       baseUrl: command.baseUrl,
       tokens: command.tokens,
       ...(command.spec === undefined ? {} : { spec: command.spec }),
+      checks,
+      ...(hooks.beforeRequest ? { beforeRequest: hooks.beforeRequest } : {}),
       onExchange: (exchange) => console.log(exchangeLines(exchange).join('\n')),
     })
   } catch (error) {
+    if (error instanceof TeamCodeError) {
+      console.error(`plant-store-verify: ${error.message}`)
+      return 2
+    }
     if (error instanceof ReplayUsageError || error instanceof SyntaxError) {
       console.error(`plant-store-verify: ${error.message}`)
       return 2
@@ -69,10 +83,16 @@ export async function runReplay(command: ReplayCommand): Promise<number> {
   }
   // Its exchanges are its text, printed as they came: the other reports are written as a run's are.
   const outputs = reportsAsked(command.reports ?? {}, { text: false })
+  const { operations } = await loadDocument(command.spec, 'kit')
+  const results = replayResults(exchanges, operations, command, checks)
+  results.startedAt = startedAt
+  try {
+    await hooks.afterRun(results)
+  } catch (error) {
+    console.error(`plant-store-verify: ${(error as Error).message}`)
+    return 2
+  }
   if (outputs.length) {
-    const { operations } = await loadDocument(command.spec, 'kit')
-    const results = replayResults(exchanges, operations, command)
-    results.startedAt = startedAt
     writeReports(outputs, {
       results,
       coverage: coverageOf(results, operations),
@@ -101,11 +121,10 @@ export function replayResults(
   exchanges: ReplayedExchange[],
   operations: OperationEntry[],
   command: Pick<ReplayCommand, 'file' | 'baseUrl' | 'allowDifferences'>,
+  checks: readonly Check[] = BUILT_IN_CHECKS,
 ): Results {
   // With --allow-differences, the differences from the recording are warnings, not the recording's check.
-  const selected = BUILT_IN_CHECKS.filter(
-    (check) => check !== recordingConformance || !command.allowDifferences,
-  )
+  const selected = checks.filter((check) => check !== recordingConformance || !command.allowDifferences)
   const recordingOnly = selected.filter((check) => check === recordingConformance)
   // A request the document has no operation for is listed under its method and path, so that its
   // answer shows in every report too.

@@ -3,12 +3,14 @@
 // body, Link). Pseudonyms are sent as the tokens given; a cursor or id the new server hands out in
 // place of a recorded one is used where the recording used the old.
 import { bodyText, type ContractVerdict, type Har, type HarEntry } from '@plant-store/core'
-import type { Finding } from '../checks/check.js'
+import type { Check, Finding } from '../checks/check.js'
 import type { HttpExchange } from '../checks/exchange.js'
+import { recordingConformance } from '../checks/recording-conformance.js'
+import { BUILT_IN_CHECKS } from '../checks/registry.js'
 import { type JsonSchema, loadDocument, type OperationEntry } from '../document.js'
 import { parseExact } from '../exact-json.js'
-import { answerOf, describeAnswer } from '../http.js'
-import { judgeAnswer } from '../judge/answer.js'
+import { answerOf, describeAnswer, type OutgoingRequest } from '../http.js'
+import { judgeExchange } from '../judge/judge.js'
 import { EXACT } from '../judge/plant.js'
 import { type Difference, recordingDifferences } from '../judge/recording.js'
 import { REDACTED } from './har-recorder.js'
@@ -27,6 +29,10 @@ export interface ReplayOptions {
   spec?: string
   /** Called as each exchange is judged. */
   onExchange?: (exchange: ReplayedExchange) => void
+  /** The checks each answer is judged by (default: the built-in ones); a team's own beside them. */
+  checks?: readonly Check[]
+  /** Before each request is sent: may change its headers (a team's beforeRequest hook). */
+  beforeRequest?: (request: OutgoingRequest) => void | Promise<void>
 }
 
 export type { Difference } from '../judge/recording.js'
@@ -42,7 +48,7 @@ export interface ReplayedExchange {
   status: number
   /** The answer in one line, as a run's reports show one. */
   answer: string
-  /** Where the answer departs from the document; empty when it conforms. */
+  /** Where the answer departs from the document (by every check but the recording's); empty when it conforms. */
   findings: Finding[]
   /** Where the answer differs from the recorded one. */
   differences: Difference[]
@@ -100,6 +106,8 @@ export async function replay(options: ReplayOptions): Promise<ReplayedExchange[]
   const addresses = new Map<string, string>()
   const ids = new Map<string, string>()
   const results: ReplayedExchange[] = []
+  // The differences from the recording are reported as such, apart from the departures.
+  const byDocument = (options.checks ?? BUILT_IN_CHECKS).filter((check) => check !== recordingConformance)
   for (const [i, entry] of entries.entries()) {
     const recordedUrl = new URL(entry.request.url)
     const recordedPath = `${recordedUrl.pathname}${recordedUrl.search}`
@@ -116,6 +124,13 @@ export async function replay(options: ReplayOptions): Promise<ReplayedExchange[]
     }
     const sent = entry.request.postData ? mapIds(bodyText(entry.request.postData), ids) : undefined
     const url = `${base.origin}${prefix}${path}`
+    if (options.beforeRequest) {
+      const outgoing = { method: entry.request.method, url, headers: Object.fromEntries(headers) }
+      await options.beforeRequest(outgoing)
+      for (const name of [...headers.keys()]) headers.delete(name)
+      for (const [name, value] of Object.entries(outgoing.headers)) headers.set(name, value)
+    }
+    const sentHeaders = Object.fromEntries(headers)
     const response = await fetch(url, {
       method: entry.request.method,
       headers,
@@ -130,7 +145,7 @@ export async function replay(options: ReplayOptions): Promise<ReplayedExchange[]
     response.headers.forEach((value, name) => {
       answerHeaders[name] = value
     })
-    const answer = answerOf(response.status, answerHeaders, text)
+    const answer = { ...answerOf(response.status, answerHeaders, text), url, sentHeaders }
     const recordedText = mapIds(bodyText(entry.response.content), ids)
     learnIds(entry, recordedText, text, response.status, ids)
     const recordedLink = entry.response.headers.find((h) => h.name.toLowerCase() === 'link')?.value
@@ -139,9 +154,19 @@ export async function replay(options: ReplayOptions): Promise<ReplayedExchange[]
     const method = entry.request.method
     const pathname = path.split('?')[0] ?? path
     const operation = operationOf(operations, method, pathname)
-    const judged =
-      method === 'HEAD' || method === 'OPTIONS' ? [] : judge(operation, errorSchema, method, pathname, answer)
     const recorded = { status: entry.response.status, text: recordedText, link: recordedLink }
+    const judged: HttpExchange = {
+      kind: 'http',
+      operation,
+      request: { method, path: pathname, ...(sent === undefined ? {} : { body: sent }) },
+      answer,
+      judging: EXACT,
+      recorded,
+      ...(operation ? {} : { errorSchema }),
+    }
+    // HEAD and OPTIONS are not an operation's answers: only the recording judges them.
+    const findings =
+      method === 'HEAD' || method === 'OPTIONS' ? [] : judgeExchange(judged, byDocument).findings
     const exchange: ReplayedExchange = {
       number: i + 1,
       method,
@@ -149,18 +174,10 @@ export async function replay(options: ReplayOptions): Promise<ReplayedExchange[]
       operationId: operation?.operationId,
       status: response.status,
       answer: describeAnswer(answer),
-      findings: judged,
+      findings,
       differences: recordingDifferences(recorded, answer),
       recorded: entry._contract,
-      exchange: {
-        kind: 'http',
-        operation,
-        request: { method, path: pathname },
-        answer,
-        judging: EXACT,
-        recorded,
-        ...(operation ? {} : { errorSchema }),
-      },
+      exchange: judged,
     }
     results.push(exchange)
     options.onExchange?.(exchange)
@@ -180,17 +197,6 @@ function operationOf(
     .map((e) => ({ e, parts: e.path.split(/\{[^}]+\}/) }))
     .sort((a, b) => a.parts.length - b.parts.length)
     .find(({ parts }) => new RegExp(`^${parts.map(literal).join('[^/]+')}$`).test(pathname))?.e
-}
-
-/** The document's verdict, as the proxy gives it: by the operation, or as an Error for a path it lacks. */
-function judge(
-  entry: OperationEntry | undefined,
-  errorSchema: JsonSchema | undefined,
-  method: string,
-  pathname: string,
-  answer: ReturnType<typeof answerOf>,
-): Finding[] {
-  return judgeAnswer(entry, { method, path: pathname }, answer, errorSchema)
 }
 
 /** Digits of a recorded id, wherever they stand alone in a path or body, as the new server's id. */
