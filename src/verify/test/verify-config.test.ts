@@ -3,109 +3,15 @@
 // every report and exit 1, selected like a built-in one, a beforeRequest hook whose header every
 // request carries (set-up and clean-up included), beforeRun and afterRun, and each way a configuration
 // goes wrong: a hook or check that throws, a name a built-in check has, a module that does not load.
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { tmpdir } from 'node:os'
+import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { pathToFileURL } from 'node:url'
 import { defineCheck, defineConfig, verify } from '@plant-store/verify'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { repoRoot, runToExit, type Started, startProcess } from '../../../scripts/lib/processes.js'
+import { describe, expect, it } from 'vitest'
 import type { JsonReport } from '../report/json.js'
 import { CONFIG_FILES, configFile, loadConfig } from '../run/config-file.js'
+import { configTests, failing, from, small, tokens } from './config-projects.js'
 
-// tsx from the kit's own node_modules: the command runs in scratch directories without one.
-const cli = [
-  '--import',
-  pathToFileURL(join(repoRoot, 'node_modules/tsx/dist/loader.mjs')).href,
-  join(repoRoot, 'src/verify/cli.ts'),
-]
-const tokens = ['token-alice', 'token-bob'] as const
-/** How a configuration in a scratch directory imports the package (there, from its sources). */
-const from = JSON.stringify(join(repoRoot, 'src/verify/index.ts'))
-const small = ['--requests', '40', '--sequences', '4', '--seed', '7']
-const started: Started[] = []
-const servers: Server[] = []
-let work = ''
-let storeUrl = ''
-
-beforeAll(async () => {
-  work = await mkdtemp(join(tmpdir(), 'plant-store-verify-config-'))
-  const store = await startProcess({
-    name: 'independent store',
-    command: process.execPath,
-    args: [join(repoRoot, 'test/fixtures/independent-store/server.mjs')],
-    env: { PORT: '0', TOKENS: 'alice=token-alice,bob=token-bob' },
-    listening: /listening on (http:\/\/\S+)/,
-  })
-  started.push(store)
-  storeUrl = store.url
-})
-afterAll(async () => {
-  await Promise.allSettled(started.map((s) => s.stop()))
-  await Promise.allSettled(servers.map((s) => new Promise((resolve) => s.close(resolve))))
-  if (work) await rm(work, { recursive: true, force: true })
-})
-
-/** A directory of its own with a configuration file in it. */
-async function project(name: string, file: string, text: string): Promise<string> {
-  const dir = join(work, name)
-  await mkdir(dir, { recursive: true })
-  await writeFile(join(dir, file), text)
-  return dir
-}
-
-/** The command run in `cwd`, against `url`. */
-async function run(cwd: string, args: string[], url = storeUrl) {
-  let stderr = ''
-  const result = await runToExit({
-    name: 'plant-store-verify',
-    command: process.execPath,
-    args: [...cli, '--base-url', url, '--token', tokens[0], '--token', tokens[1], ...args],
-    cwd,
-    env: { VERIFY_BASE_URL: undefined, VERIFY_TOKENS: undefined, GITHUB_ACTIONS: undefined },
-    timeoutMs: 240_000,
-    onOutput: (chunk, stream) => {
-      if (stream === 'stderr') stderr += chunk
-    },
-  })
-  return { ...result, stderr }
-}
-
-/** A proxy in front of the store that keeps the headers of every request it forwards. */
-async function recording(): Promise<{ url: string; seen: IncomingHttpHeaders[] }> {
-  const seen: IncomingHttpHeaders[] = []
-  const upstream = new URL(storeUrl)
-  const server = createServer((req, res) => {
-    seen.push(req.headers)
-    const forward = httpRequest(
-      {
-        host: upstream.hostname,
-        port: upstream.port,
-        method: req.method,
-        path: req.url,
-        headers: req.headers,
-      },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers)
-        answer.pipe(res)
-      },
-    )
-    forward.on('error', () => res.destroy())
-    req.pipe(forward)
-  })
-  servers.push(server)
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen }
-}
-
-/** A check every answer fails: the store never sends this header. */
-const failing = `defineCheck({
-  name: 'gateway_header',
-  description: 'every answer carries the X-Gateway header our gateway adds',
-  run: ({ response }) => (response.headers['x-gateway'] ? [] : ['the X-Gateway header is missing']),
-})`
+const { project, run, recording, storeUrl, work } = configTests()
 
 // Each case runs the command, some of them several times: minutes on a busy machine.
 describe('a configuration file', { timeout: 480_000 }, () => {
@@ -254,7 +160,7 @@ export default defineConfig({
     expect(() => configFile(undefined, cwd)).toThrow(/more than one configuration file here/)
     expect(() => configFile('missing.mjs', cwd)).toThrow(/no configuration file missing\.mjs/)
     expect(configFile(CONFIG_FILES[1], cwd)).toBe(join(cwd, CONFIG_FILES[1] as string))
-    expect(configFile(undefined, work)).toBeUndefined()
+    expect(configFile(undefined, work())).toBeUndefined()
   })
 
   it('loads a .ts configuration where Node strips types, and says why not where it cannot', async () => {
@@ -277,73 +183,6 @@ export default defineConfig({
     const { exit, output } = await run(cwd, [...small, '--only', 'examples', '--checks', 'typed'])
     expect(exit, output).toBe(0)
     expect(output).toMatch(/\btyped\b/)
-  })
-})
-
-describe('the same configuration in --help, a replay and the proxy', { timeout: 240_000 }, () => {
-  const config = `import { defineCheck, defineConfig } from ${from}
-export default defineConfig({
-  checks: [${failing}],
-  hooks: { beforeRequest(request) { request.headers['x-team-key'] = 'replayed' } },
-})
-`
-
-  it('lists the team’s checks in --help, after the built-in ones', async () => {
-    const cwd = await project('help', 'plant-store-verify.config.mjs', config)
-    const { exit, output } = await run(cwd, ['--help'])
-    expect(exit, output).toBe(0)
-    const own = output.slice(output.indexOf('Your checks, from plant-store-verify.config.mjs:'))
-    expect(own).toMatch(/^ {2}gateway_header +every answer carries the X-Gateway header our gateway adds$/m)
-    expect(output.indexOf('status_code_conformance')).toBeLessThan(output.indexOf('Your checks'))
-  })
-
-  it('judges a replay by the team’s check and sends its requests through beforeRequest', async () => {
-    const cwd = await project('replay', 'plant-store-verify.config.mjs', config)
-    const har = join(cwd, 'session.har')
-    const entry = (method: string, path: string, status: number) => ({
-      request: {
-        method,
-        url: `http://recorded.example${path}`,
-        headers: [{ name: 'Authorization', value: 'Bearer principal-1' }],
-      },
-      response: { status, headers: [], content: { mimeType: 'application/json', text: '[]' } },
-    })
-    await writeFile(har, JSON.stringify({ log: { entries: [entry('GET', '/plants?limit=1', 200)] } }))
-    const proxy = await recording()
-    const json = join(cwd, 'replay.json')
-    const { exit, output } = await run(
-      cwd,
-      ['--replay', har, '--allow-differences', '--json', json],
-      proxy.url,
-    )
-    expect(exit, output).toBe(1)
-    expect(output).toMatch(/departs from the document \[gateway_header\]: the X-Gateway header is missing/)
-    expect(proxy.seen.map((h) => h['x-team-key'])).toEqual(['replayed'])
-    const report = JSON.parse(await readFile(json, 'utf8')) as JsonReport
-    expect(report.failures.map((f) => f.check)).toContain('gateway_header')
-  })
-
-  it('has the proxy judge each answer by the team’s check too, named in X-Contract-Violations', async () => {
-    const cwd = await project('proxy', 'plant-store-verify.config.mjs', config)
-    const proxy = await startProcess({
-      name: 'plant-store-proxy',
-      command: process.execPath,
-      args: [
-        '--import',
-        pathToFileURL(join(repoRoot, 'node_modules/tsx/dist/loader.mjs')).href,
-        '--input-type=module',
-        '-e',
-        `import { main } from ${JSON.stringify(pathToFileURL(join(repoRoot, 'src/verify/proxy/proxy-cli.ts')).href)}
-await main(['--upstream', ${JSON.stringify(storeUrl)}, '--port', '0'])`,
-      ],
-      cwd,
-      listening: /Proxy is listening on (http:\/\/[^\s,]+)/,
-    })
-    started.push(proxy)
-    expect(proxy.output()).toMatch(/Your checks, from plant-store-verify\.config\.mjs: gateway_header/)
-    const answer = await fetch(`${proxy.url}/plants`, { headers: { authorization: `Bearer ${tokens[0]}` } })
-    expect(answer.status).toBe(200)
-    expect(answer.headers.get('x-contract-violations')).toBe('1; gateway_header')
   })
 })
 
@@ -382,7 +221,7 @@ describe('the same configuration given to verify()', { timeout: 240_000 }, () =>
         },
       },
     })
-    const results = await verify({ baseUrl: storeUrl, tokens, seed: 7, requests: 40, sequences: 4, config })
+    const results = await verify({ baseUrl: storeUrl(), tokens, seed: 7, requests: 40, sequences: 4, config })
     const summary = results
       .distinctFailures()
       .map((f) => results.failureText(f))
@@ -401,10 +240,10 @@ describe('the same configuration given to verify()', { timeout: 240_000 }, () =>
   it('refuses a team check named like a built-in one, or like another of its own', async () => {
     const mine = (name: string) => defineCheck({ name, description: 'mine', run: () => [] })
     await expect(
-      verify({ baseUrl: storeUrl, tokens, config: { checks: [mine('link_conformance')] } }),
+      verify({ baseUrl: storeUrl(), tokens, config: { checks: [mine('link_conformance')] } }),
     ).rejects.toThrow(/the check link_conformance has the name of a built-in check/)
     await expect(
-      verify({ baseUrl: storeUrl, tokens, config: { checks: [mine('a'), mine('a')] } }),
+      verify({ baseUrl: storeUrl(), tokens, config: { checks: [mine('a'), mine('a')] } }),
     ).rejects.toThrow(/the check a has the name of another of your checks/)
   })
 })
