@@ -14,8 +14,6 @@
 //                         Arguments after `--` go on
 //   sandbox               HOST, PORT (default 127.0.0.1:3000); the built server (npm run build), passed
 //                         SIGINT, SIGTERM and SIGHUP
-import { main as mock } from '../src/mock/cli.js'
-import { main as proxy } from '../src/verify/proxy/proxy-cli.js'
 import { sandbox } from './lib/commands.js'
 import { exitWithParent, spawnGuarded } from './lib/processes.js'
 import { specPath } from './lib/spec.js'
@@ -25,7 +23,9 @@ const rest = process.argv.slice(3)
 const env = (name: string, otherwise: string) => process.env[name] || otherwise
 
 exitWithParent()
+// Each command's code is loaded only when it is the one started: the mock starts without the verifier.
 if (what === 'mock' || what === 'mock:dynamic') {
+  const { main: mock } = await import('../src/mock/cli.js')
   await mock([
     ...(what === 'mock:dynamic' ? ['--dynamic'] : []),
     ...['--host', env('MOCK_HOST', '127.0.0.1'), '--port', env('MOCK_PORT', '4010')],
@@ -33,6 +33,7 @@ if (what === 'mock' || what === 'mock:dynamic') {
     ...rest,
   ])
 } else if (what === 'proxy') {
+  const { main: proxy } = await import('../src/verify/proxy/proxy-cli.js')
   await proxy([
     ...['--upstream', env('PROXY_UPSTREAM', 'http://127.0.0.1:3000'), '--spec', env('PROXY_SPEC', specPath)],
     ...['--host', env('PROXY_HOST', '127.0.0.1'), '--port', env('PROXY_PORT', '4011')],
