@@ -7,17 +7,15 @@ import fc from 'fast-check'
 import { coveragePlant, coverageProbes } from '../../cases/coverage.js'
 import { describeProbe, type Probe, requestOf } from '../../cases/probe.js'
 import { probeArbitrary } from '../../cases/random.js'
-import type { HttpExchange } from '../../checks/exchange.js'
-import { describeAnswer, type RequestSpec } from '../../http.js'
+import { describeAnswer } from '../../http.js'
 import { roleOf } from '../../judge/accepted-statuses.js'
 import { mergeVerdicts } from '../../judge/judge.js'
-import { listingOf, pageSizeOf } from '../../judge/listing.js'
-import { PLANT_FIELDS, type Plant as ProbePlant } from '../../judge/plant.js'
+import type { Plant as ProbePlant } from '../../judge/plant.js'
 import { probeExchange } from '../../judge/probe.js'
 import type { State } from '../../judge/state.js'
 import { parametersOf } from '../../report/coverage.js'
 import type { Context } from '../context.js'
-import { followLinks } from '../follow-links.js'
+import { followProbeListing } from '../follow-links.js'
 import { housekeeper } from '../housekeeper.js'
 import { namedIds, Principal } from '../principal.js'
 
@@ -96,26 +94,7 @@ export async function runGenerated(ctx: Context): Promise<void> {
       // Every listing is followed through its Link to its end, filtered or not.
       const verdict =
         roleOf(probe.entry) === 'list' && answer.status === 200
-          ? mergeVerdicts(
-              await followLinks(first, async (address, number, listed) => {
-                const request: RequestSpec = { method: 'GET', path: address, auth: { kind: 'principal' } }
-                const page: HttpExchange = {
-                  kind: 'http',
-                  operation: probe.entry,
-                  request,
-                  answer: await ctx.subject.send(ctx.subject.baseUrl, request, `Bearer ${principal.token}`),
-                  judging,
-                  page: {
-                    number,
-                    plants: listingOf(state, probe.query, listed.at(-1)),
-                    limit: pageSizeOf(probe.query),
-                    fields: PLANT_FIELDS,
-                    listed,
-                  },
-                }
-                return { exchange: page, verdict: ctx.judge(page) }
-              }),
-            )
+          ? mergeVerdicts(await followProbeListing(ctx, probe, state, principal.token, first))
           : first.verdict
       results.record({
         layer: 'generated',
