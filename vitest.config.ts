@@ -26,8 +26,8 @@ exitWithParent()
  * What can differ from one Node line to another: the server and its stores (Node's HTTP layer, its
  * streams and timers, the SQLite driver's binary, the PostgreSQL driver). CI runs the whole suite once,
  * in `npm test`, and on the other lines only these (NODE_LINE_CHECK=true), then installs the packages
- * from their tarballs and runs them there (test/packages/outside.test.ts): the verifier, the client and
- * the handlers run on each line that way. The rest judges the document, the verifier's reasoning or
+ * from their tarballs and runs them there (test/packages/outside.test.ts, mock-and-proxy.test.ts): the
+ * verifier, the client, the handlers, the mock and the proxy run on each line that way. The rest judges the document, the verifier's reasoning or
  * pages in Chromium, which are the same on every line.
  */
 const differsByLine = [
@@ -48,6 +48,7 @@ const differsByLine = [
     'refusals',
     'reliability',
     'repository',
+    'sandbox',
     'security',
     'server-process',
     'soak',

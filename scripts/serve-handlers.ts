@@ -1,8 +1,9 @@
 // Serves the in-process handlers (src/msw/) over HTTP on 127.0.0.1, through MSW's own getResponse, so
 // the contract suite can hold them to the document like every other target.
 // Usage: node --import tsx scripts/serve-handlers.ts stateful|examples [port]
-import { createServer, STATUS_CODES } from 'node:http'
-import { errorBody, parserRefusal } from '@plant-store/core'
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import { connectRefused, errorBody, transferLengthRefusal } from '@plant-store/core'
+import { answerParserError, refuseRaw, track } from '@plant-store/core/node'
 import { createPlantStoreHandlers, type Mode } from '@plant-store/msw'
 import { getResponse } from 'msw'
 
@@ -15,7 +16,7 @@ const { handlers, store } = createPlantStoreHandlers({ mode })
 // Past this the real server has long answered 413; reading on would only hold memory.
 const readLimit = 1 << 20
 
-const server = createServer(async (req, res) => {
+async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const chunks: Buffer[] = []
   let size = 0
   for await (const chunk of req) {
@@ -44,19 +45,26 @@ const server = createServer(async (req, res) => {
   }
   res.writeHead(response.status, Object.fromEntries(response.headers))
   res.end(Buffer.from(await response.arrayBuffer()))
+}
+
+const server = createServer((req, res) => {
+  track(req, res)
+  // What Node's parser cannot read never reaches the handlers; this host answers it in the document's
+  // Error shape, as the real server does (src/server/lib/refusals.ts), rather than with Node's empty answer.
+  const unframed = transferLengthRefusal(req.headers['transfer-encoding'])
+  if (unframed) return refuseRaw(req.socket, unframed)
+  answer(req, res).catch((error: unknown) => {
+    // A request broken off (its connection reset, its body unreadable) is answered, if at all, by
+    // clientError; anything else is this host's failure.
+    if (req.complete && !res.headersSent) {
+      console.error('the handlers failed on a request:', error)
+      res.writeHead(500, { 'content-type': 'application/json; charset=utf-8', connection: 'close' })
+      res.end(JSON.stringify(errorBody(500, 'internal server error')))
+    } else res.destroy()
+  })
 })
-// What Node's parser refuses never reaches the handlers; this host answers it in the document's Error
-// shape, as the real server does (src/server/lib/refusals.ts), rather than with Node's empty answer.
-server.on('clientError', (error: Error & { code?: string; rawPacket?: Buffer }, socket) => {
-  if (error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy()
-  const firstLine = error.rawPacket?.subarray(0, 8192).toString('latin1').split('\n', 1)[0]
-  const { statusCode: status, message } = parserRefusal(error.code, firstLine)
-  const body = JSON.stringify(errorBody(status, message))
-  socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  )
-})
+server.on('clientError', (error: Error & { code?: string }, socket) => answerParserError(error, socket))
+server.on('connect', (_req, socket) => refuseRaw(socket, connectRefused()))
 server.listen(Number(process.argv[3] ?? 0), '127.0.0.1', () => {
   const address = server.address()
   const port = typeof address === 'object' && address ? address.port : 0

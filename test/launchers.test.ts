@@ -1,10 +1,15 @@
 // `npm run mock`, `npm run proxy` and `npm run sandbox` as a person runs them: SIGTERM or SIGINT to the
-// npm process stops everything it started, and the port is free afterwards.
+// npm process stops everything it started, and the port is free afterwards; a launcher whose parent
+// goes away stops too, and says why on its last line.
+import { readFileSync } from 'node:fs'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { connect } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { mockListening, proxyListening, serverListening } from '../scripts/lib/commands.js'
 import { followLinks } from '../scripts/lib/paging.js'
-import { startProcess } from '../scripts/lib/processes.js'
+import { PARENT_GONE, startProcess } from '../scripts/lib/processes.js'
 
 const refused = (url: string) =>
   new Promise<boolean>((resolve) => {
@@ -24,6 +29,21 @@ function groupAlive(pgid: number): boolean {
     return true
   } catch {
     return false
+  }
+}
+
+/** Whether the process runs: not ended, and not a zombie left for its new parent to reap. */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+  } catch {
+    return false
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z'
+  } catch {
+    return true
   }
 }
 
@@ -100,6 +120,39 @@ describe('the launchers', () => {
       ])
     } finally {
       await npm.stop()
+    }
+  }, 90_000)
+
+  it('a launcher started from a shell that then exits stops, and says so on its last line', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'plant-store-launcher-'))
+    const log = join(dir, 'mock.log')
+    // The shell starts the launcher in the background, its output in a log, waits until it listens,
+    // prints its address and exits.
+    const script =
+      'MOCK_PORT=0 "$0" --import tsx scripts/launch.ts mock >"$1" 2>&1 & echo "launcher $!"; ' +
+      'until grep -q "Mock is listening" "$1"; do sleep 0.1; done; grep "Mock is listening" "$1"'
+    const shell = await startProcess({
+      name: 'a shell that starts the mock and exits',
+      command: 'sh',
+      args: ['-c', script, process.execPath, log],
+      listening: mockListening,
+      timeoutMs: 60_000,
+    })
+    try {
+      await shell.exited
+      const launcher = Number(/launcher (\d+)/.exec(shell.output())?.[1])
+      // Prism, behind the front, in the launcher's group too: ended, and reaped by whoever adopted it.
+      const deadline = Date.now() + 20_000
+      while ((running(launcher) || groupAlive(shell.pid)) && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 100))
+      const lines = (await readFile(log, 'utf8')).trimEnd().split('\n')
+      expect(running(launcher), lines.join('\n')).toBe(false)
+      expect(lines.at(-1)).toBe(PARENT_GONE)
+      expect(groupAlive(shell.pid), 'a process the launcher started is still running').toBe(false)
+      expect(await refused(shell.url)).toBe(true)
+    } finally {
+      await shell.kill9()
+      await rm(dir, { recursive: true, force: true })
     }
   }, 90_000)
 })

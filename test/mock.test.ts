@@ -6,6 +6,7 @@ import { type Started, startProcess } from '../scripts/lib/processes.js'
 import { loadSpec } from '../scripts/lib/spec.js'
 import { type Answer, type RequestSpec, send } from '../src/verify/http.js'
 import { generatedCases } from '../src/verify/requests/negative.js'
+import { describeOneAnswer } from './helpers/one-answer.js'
 import { exchange, type RawAnswer } from './helpers/raw-http.js'
 import { type ServerProcess, startServer } from './helpers/server-process.js'
 
@@ -71,6 +72,12 @@ function expectSameRefusal({ mock: fromMock, server: fromServer }: { mock: Answe
   for (const header of ['www-authenticate', 'allow', 'accept-encoding', 'cache-control'])
     expect(fromMock.headers[header], header).toBe(fromServer.headers[header])
 }
+
+describeOneAnswer(
+  'npm run mock',
+  () => ({ port: Number(new URL(prism.url).port), host: new URL(prism.url).hostname, token: TOKEN }),
+  true,
+)
 
 describe('npm run mock', () => {
   it('creates a plant whose id is beyond ±(2^53−1), answering the example', async () => {
@@ -180,6 +187,36 @@ describe('npm run mock', () => {
         expect(fromMock.headers[header], header).toBe(fromServer.headers[header])
     },
   )
+
+  // URL would resolve `..` and `.` and read `//plants` as a host: the server routes the path as sent,
+  // an absolute-form target on its path, up to `#`, and names what it does not route as sent.
+  const target = async (path: string) => {
+    const request = `GET ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: ${bearer}\r\nConnection: close\r\n\r\n`
+    const raw = (url: string) => exchange(Number(new URL(url).port), request, new URL(url).hostname)
+    const [fromMock, fromServer] = await Promise.all([raw(prism.url), raw(server.url)])
+    return { fromMock, fromServer }
+  }
+  const said = (answer: RawAnswer) => `${answer.status} ${answer.body}`
+
+  it.each([
+    '/plants/../plants',
+    '//plants',
+    '/plants//1',
+    '/./plants',
+    '/plants/./1',
+    '/plants/1/..',
+    'http://x/plants/1/leaves',
+    '/plants/1/leaves#x',
+  ])('answers the target %s as the server does', async (path) => {
+    const { fromMock, fromServer } = await target(path)
+    expect(fromServer.status, said(fromServer)).toBe(404)
+    expect(said(fromMock)).toBe(said(fromServer))
+  })
+
+  it.each(['http://x/plants', '/plants#x'])('takes the target %s as the server does', async (path) => {
+    const { fromMock, fromServer } = await target(path)
+    expect([fromMock.status, fromServer.status], `${said(fromMock)}\n${said(fromServer)}`).toEqual([200, 200])
+  })
 
   it.each([
     [

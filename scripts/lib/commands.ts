@@ -9,11 +9,11 @@ import { specPath } from './spec.js'
 
 /** Fastify logs `Server listening at http://HOST:PORT` once it listens; the baseline prints the same. */
 export const serverListening = /Server listening at (http:\/\/[^\s",]+)/
-/** `npm run mock` prints this once its front (before Prism) listens. */
+/** `npm run mock` and `plant-store-mock` print this once the front (before Prism) listens. */
 export const mockListening = /Mock is listening on (http:\/\/[^\s",]+)/
 /** Prism prints `Prism is listening on http://HOST:PORT` once its routes are loaded. */
 export const prismListening = /Prism is listening on (http:\/\/[^\s",]+)/
-/** `npm run proxy` prints this once the validating proxy listens. */
+/** `npm run proxy` and `plant-store-proxy` print this once the validating proxy listens. */
 export const proxyListening = /Proxy is listening on (http:\/\/[^\s",]+)/
 
 /**
@@ -127,8 +127,8 @@ export interface PrismOptions {
 }
 
 /**
- * `npm run mock` (`mock:dynamic` with `dynamic`), as developers run it: Prism behind the front that
- * judges requests as the real server does (scripts/lib/mock-front.ts).
+ * `npm run mock` (`mock:dynamic` with `dynamic`), as developers run it: `plant-store-mock`, Prism
+ * behind the front that judges requests as the real server does (src/mock/mock-front.ts).
  */
 export function mock({ listen = loopback, spec = specPath, logFile }: PrismOptions = {}, dynamic = false) {
   return {

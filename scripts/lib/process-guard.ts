@@ -46,10 +46,14 @@ function tellWatchdog(line: string): void {
   watchdog.stdin?.write(`${line}\n`)
 }
 
+/** The last line of a process that stops because the process that started it has exited. */
+export const PARENT_GONE = 'stopping: the process that started this one has exited'
+
 // Runs on a thread of its own, so that it works while the main thread is blocked: once the parent is
-// gone, SIGTERM lets this process clean up if it can, and SIGKILL follows if it cannot.
+// gone, it says so on standard error (written from this thread, so it is said however busy the main
+// one is), SIGTERM lets this process clean up if it can, and SIGKILL follows if it cannot.
 const PARENT_WATCH = `
-const { readFileSync } = require('node:fs')
+const { readFileSync, writeSync } = require('node:fs')
 const { workerData } = require('node:worker_threads')
 const parentNow = () => {
   try {
@@ -63,6 +67,7 @@ const parentNow = () => {
 const timer = setInterval(() => {
   if (parentNow() === workerData.parent) return
   clearInterval(timer)
+  try { writeSync(2, workerData.gone + '\\n') } catch {}
   process.kill(process.pid, 'SIGTERM')
   setTimeout(() => process.kill(process.pid, 'SIGKILL'), 3000)
 }, 500)
@@ -79,7 +84,7 @@ export function exitWithParent(): void {
   tethered = true
   const worker = new Worker(PARENT_WATCH, {
     eval: true,
-    workerData: { parent: process.ppid },
+    workerData: { parent: process.ppid, gone: PARENT_GONE },
     // Not this process's loaders (tsx): plain JavaScript needs none, and they would wait on the main thread.
     execArgv: [],
   })

@@ -11,7 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
 import { spawnGuarded } from './process-guard.js'
 
-export { exitWithParent, spawnGuarded } from './process-guard.js'
+export { exitWithParent, PARENT_GONE, spawnGuarded } from './process-guard.js'
 
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url))
 

@@ -19,6 +19,7 @@ export {
   connectRefused,
   hostRequired,
   parserRefusal,
+  transferLengthRefusal,
   unmetExpectation,
 } from './lib/node-refusals.js'
 export {

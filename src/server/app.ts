@@ -289,6 +289,7 @@ export async function buildApp({
       destinations,
       secrets: config.webhooks?.secrets,
       seed: config.sandboxSeed,
+      maxPrincipals: config.sandboxMaxPrincipals,
     })
   if (config.simulateFaults) app.addHook('preHandler', simulateHandlerFault)
   await app.register(openapiRoutes, {

@@ -3,7 +3,7 @@
 // variables as `npm start` is; the flags are shorthands for the ones a person sets most.
 import { parseArgs } from 'node:util'
 
-const usage = `Usage: plant-store-server [--sandbox [--seed FILE.har]] [--host HOST] [--port PORT]
+const usage = `Usage: plant-store-server [--sandbox [--seed FILE.har] [--max-principals N]] [--host HOST] [--port PORT]
 
 Starts the Plant Store API server.
 
@@ -14,6 +14,10 @@ Starts the Plant Store API server.
                  had when the recording ended (SANDBOX_SEED); a caller sends the recording's
                  Authorization value (e.g. Bearer principal-1). Exchanges that departed from the
                  document are not imported, and are listed at start
+  --max-principals N
+                 with --sandbox: keep at most N tokens' stores (SANDBOX_MAX_PRINCIPALS; default
+                 10000); past it the token used least recently is dropped, and its next
+                 request starts afresh
   --host HOST    the address to listen on (HOST; default 127.0.0.1)
   --port PORT    the port to listen on (PORT; default 3000, 0 for any free port)
   -h, --help     this text
@@ -22,13 +26,21 @@ Everything else is set by environment variables: DATABASE_URL (sqlite:PATH, sqli
 postgres://...), AUTH_TOKENS, JWT_SECRET or JWT_JWKS_URL, CORS_ORIGIN, LOG_LEVEL, NODE_ENV and more;
 see the package's README.`
 
-let values: { help?: boolean; sandbox?: boolean; seed?: string; host?: string; port?: string }
+let values: {
+  help?: boolean
+  sandbox?: boolean
+  seed?: string
+  'max-principals'?: string
+  host?: string
+  port?: string
+}
 try {
   ;({ values } = parseArgs({
     options: {
       help: { type: 'boolean', short: 'h' },
       sandbox: { type: 'boolean' },
       seed: { type: 'string' },
+      'max-principals': { type: 'string' },
       host: { type: 'string' },
       port: { type: 'string' },
     },
@@ -46,6 +58,7 @@ if (values.sandbox) {
   process.env.DATABASE_URL ??= 'sqlite::memory:'
 }
 if (values.seed !== undefined) process.env.SANDBOX_SEED = values.seed
+if (values['max-principals'] !== undefined) process.env.SANDBOX_MAX_PRINCIPALS = values['max-principals']
 if (values.host !== undefined) process.env.HOST = values.host
 if (values.port !== undefined) process.env.PORT = values.port
 // Loaded only now, so that --help needs neither the configuration nor the SQLite driver.

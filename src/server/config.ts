@@ -34,6 +34,8 @@ export interface Config {
   sandbox: boolean
   /** The sandbox's HAR recording (SANDBOX_SEED, --seed): its principals start as it left them. */
   sandboxSeed: string | undefined
+  /** The most principals the sandbox keeps (SANDBOX_MAX_PRINCIPALS): past it, the least recently used is dropped. */
+  sandboxMaxPrincipals: number
   /** Origins a browser page may call from: any (`*`), these, or none (`[]`: no CORS answers). */
   corsOrigins: '*' | string[]
   rateLimit: {
@@ -61,11 +63,12 @@ export interface Config {
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   let parsed: Env
+  // A variable set to '' counts as unset, as shells make it easy to leave one empty. The copy also
+  // keeps Ajv's in-place coercion away from process.env.
+  const given = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''))
+  const sandboxCapGiven = given.SANDBOX_MAX_PRINCIPALS !== undefined
   try {
-    // A variable set to '' counts as unset, as shells make it easy to leave one empty. The copy also
-    // keeps Ajv's in-place coercion away from process.env.
-    const data = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''))
-    parsed = validated(data)
+    parsed = validated(given)
   } catch (error) {
     throw new Error(`invalid configuration: ${(error as Error).message}`)
   }
@@ -82,6 +85,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (parsed.SANDBOX_SEED !== undefined && !parsed.SANDBOX)
     throw new Error('invalid configuration: SANDBOX_SEED seeds the sandbox: set SANDBOX=true too')
+  if (sandboxCapGiven && !parsed.SANDBOX)
+    throw new Error('invalid configuration: SANDBOX_MAX_PRINCIPALS bounds the sandbox: set SANDBOX=true too')
   if (parsed.SIMULATE_FAULTS && production) {
     throw new Error(
       'invalid configuration: SIMULATE_FAULTS is for tests and cannot run with NODE_ENV=production',
@@ -131,6 +136,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     devPrincipal,
     sandbox: parsed.SANDBOX,
     sandboxSeed: parsed.SANDBOX_SEED,
+    sandboxMaxPrincipals: parsed.SANDBOX_MAX_PRINCIPALS,
     corsOrigins: corsOrigins(parsed.CORS_ORIGIN, production),
     rateLimit: {
       max: parsed.RATE_LIMIT_MAX,

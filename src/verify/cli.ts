@@ -2,19 +2,22 @@
 // plant-store-verify: checks a running plant store, by URL, against the OpenAPI document. Exit 0 when
 // every answer agrees with the document (and the coverage reaches --min-coverage), 1 when any
 // departs (or it does not), 2 for a usage error or a server that cannot be reached.
-import { mkdirSync, writeFileSync } from 'node:fs'
-import { dirname } from 'node:path'
 import { parseArgs } from 'node:util'
 import SwaggerParser from '@apidevtools/swagger-parser'
 import { document as shipped } from '@plant-store/core'
 import { CHECK_NAMES, CHECKS } from './checks.js'
 import { interfaceOf, loadDocument, type OperationEntry, PROFILES, type Profile } from './document.js'
 import { runReplay } from './replay-cli.js'
-import { coverageShortfall, githubAnnotations, inGitHubActions, ProgressLog } from './report/ci.js'
+import {
+  coverageShortfall,
+  githubAnnotations,
+  inGitHubActions,
+  ProgressLog,
+  TerminalProgress,
+} from './report/ci.js'
 import { coverageOf } from './report/coverage.js'
 import { coverageLine, coverageTable, meets, notExercisedLines } from './report/coverage-summary.js'
-import { htmlReport } from './report/html.js'
-import { jsonReport, jsonText } from './report/json.js'
+import { writeReports } from './report/files.js'
 import { LAYERS, type Layer } from './report/results.js'
 import { DEFAULTS, VerifyUsageError, verify } from './verify.js'
 
@@ -45,7 +48,8 @@ plants they already own are read first and left as they were, and the run delete
   --keep                 leave the plants the generated requests worked with
   --any-token            the server makes a principal of any token (a sandbox): a token no
                          principal holds is not tried
-  --rate N               at most N requests a second (a 429 is always waited out by its Retry-After)
+  --rate N               at most N requests a second (a quota the server declares in RateLimit, and
+                         a 429's Retry-After, are always waited out, and the wait said)
   --webhook-listen PORT  also judge the newPlant events the server sends during the run: a receiver
                          listens on 127.0.0.1:PORT (0: any free port; its URL is printed). You
                          configure the server under test, before the run, to send both principals'
@@ -68,7 +72,8 @@ plants they already own are read first and left as they were, and the run delete
                          principals principal-1, principal-2… as the --token values, in order; none:
                          as recorded), judge each answer by the document and compare it with the
                          recorded one (status, body, whether a Link follows). Exit 1 on a departure
-                         from the document or a difference from the recording
+                         from the document or a difference from the recording. --junit, --report,
+                         --json and --html write its reports as a run's
   --allow-differences    with --replay: report differences from the recording, fail only on departures
   --help                 this text
 
@@ -157,8 +162,9 @@ const positive = (name: string, text: string | undefined) => {
 const baseUrl = values['base-url'] ?? process.env.VERIFY_BASE_URL
 if (!baseUrl) usage('no server to verify: give --base-url URL or VERIFY_BASE_URL')
 const tokens = values.token?.length ? values.token : (list(process.env.VERIFY_TOKENS) ?? [])
+const reportFiles = { junit: values.junit, report: values.report, json: values.json, html: values.html }
 if (values.replay !== undefined) {
-  const replay = { file: values.replay, baseUrl, tokens, spec: values.spec }
+  const replay = { file: values.replay, baseUrl, tokens, spec: values.spec, reports: reportFiles }
   process.exit(await runReplay({ ...replay, allowDifferences: values['allow-differences'] ?? false }))
 }
 if (tokens.length !== 2)
@@ -207,9 +213,13 @@ if (
   usage(`--min-coverage takes a percentage from 0 to 100, not ${values['min-coverage']}`)
 
 const interactive = process.stderr.isTTY
-let lastProgress = 0
-// Not a terminal (a CI log): a plain line at most every 5 s, repeated while a wait goes on.
-const log = interactive ? undefined : new ProgressLog((line) => process.stderr.write(`${line}\n`)).start()
+// Not a terminal (a CI log): a plain line at most every 5 s, repeated while a wait goes on. On a
+// terminal, one line rewritten in place at most every 200 ms, the latest always shown in the end.
+const log = interactive
+  ? new TerminalProgress((line) =>
+      process.stderr.write(`\r\x1b[K${line.slice(0, (process.stderr.columns || 80) - 1)}`),
+    )
+  : new ProgressLog((line) => process.stderr.write(`${line}\n`)).start()
 try {
   const results = await verify({
     baseUrl,
@@ -245,15 +255,9 @@ try {
           onWebhookReceiver: (url: string) => console.error(`receiving newPlant events at ${url}`),
         }),
     command: `plant-store-verify --base-url ${baseUrl}`,
-    onProgress: (line) => {
-      if (log) return log.update(line)
-      // On a terminal, one line rewritten at most a few times a second.
-      if (Date.now() - lastProgress < 200) return
-      lastProgress = Date.now()
-      process.stderr.write(`\r\x1b[K${line.slice(0, (process.stderr.columns || 80) - 1)}`)
-    },
+    onProgress: (line) => log.update(line),
   })
-  log?.stop()
+  log.stop()
   if (interactive) process.stderr.write('\r\x1b[K')
   const durationMs = Date.now() - results.startedAt
   // The document's operations, for the parameters coverage counts (verify read the same one).
@@ -288,24 +292,16 @@ try {
     )
     if (annotations.length) console.log(`\n${annotations.join('\n')}`)
   }
-  const write = (file: string | undefined, text: () => string) => {
-    if (file === undefined) return
-    mkdirSync(dirname(file), { recursive: true })
-    writeFileSync(file, text())
-  }
-  write(values.junit, () => results.junit())
-  write(values.report, () => results.markdown(`Verification of ${baseUrl}`, coverage))
-  write(values.json, () => jsonText(jsonReport(results, context, met)))
-  write(values.html, () => htmlReport(results, context, met))
+  writeReports(reportFiles, results, context, `Verification of ${baseUrl}`, met)
   console.log(`\n${coverageLine(coverage)}`)
   console.log(
-    `${results.verdict()}: ${results.requests} requests in ${(durationMs / 1000).toFixed(1)} s (seed ${results.seed}).`,
+    `${results.verdict()}: ${results.requests} requests in ${(durationMs / 1000).toFixed(1)} s, ${(results.waitedMs / 1000).toFixed(1)} s of it waiting for the server’s rate limits (seed ${results.seed}).`,
   )
   if (!met && minCoverage !== undefined)
     console.log(`plant-store-verify: ${coverageShortfall(coverage, minCoverage)}`)
   process.exitCode = results.failed || !met ? 1 : 0
 } catch (error) {
-  log?.stop()
+  log.stop()
   if (interactive) process.stderr.write('\r\x1b[K')
   if (error instanceof VerifyUsageError) usage(error.message)
   throw error

@@ -3,6 +3,7 @@
 import type { LoadedDocument, OperationEntry, Profile } from './document.js'
 import type { Judging } from './judge/plant.js'
 import type { Layer, Results } from './report/results.js'
+import type { RefusedTokens } from './requests/refused-tokens.js'
 import type { OwnedPlant, Subject } from './subject.js'
 import type { WebhookOptions } from './webhook-receiver.js'
 
@@ -68,4 +69,11 @@ export interface Context {
   /** The replay command of one case: the run's command with these options added. */
   replay(args: string): string
   progress(line: string): void
+  /** The refused-token cases sent so far: each is sent to an operation once in a run. */
+  refusals: RefusedTokens
+  /**
+   * Work a layer left for the end of the run, after every layer: refused-token cases that met the
+   * server's spent quota for failed authentications, sent once its window has moved on.
+   */
+  deferred: { layer: Layer; run: () => Promise<void> }[]
 }

@@ -1,8 +1,15 @@
-// `plant-store-verify --replay FILE.har`: the replay as a command, its report on stdout and its exit
-// status for CI: 1 on a departure from the document, or on a difference from the recording unless
-// differences are allowed; 2 when the recording cannot be read or the server cannot be reached.
+// `plant-store-verify --replay FILE.har`: the replay as a command, its report on stdout, the same
+// report files a run writes (JUnit, Markdown, JSON, HTML), and its exit status for CI: 1 on a
+// departure from the document, or on a difference from the recording unless differences are allowed;
+// 2 when the recording cannot be read or the server cannot be reached.
 import { readFile } from 'node:fs/promises'
+import { CHECK_NAMES, type CheckName, finding } from './checks.js'
+import { documentedStatuses, loadDocument, type OperationEntry } from './document.js'
+import { checksFor } from './layers/examples.js'
 import { type ReplayedExchange, ReplayUsageError, replay } from './replay.js'
+import { coverageOf } from './report/coverage.js'
+import { type ReportFiles, writeReports } from './report/files.js'
+import { Results } from './report/results.js'
 
 export interface ReplayCommand {
   file: string
@@ -11,6 +18,8 @@ export interface ReplayCommand {
   spec?: string | undefined
   /** Report differences from the recording without failing on them. */
   allowDifferences: boolean
+  /** The report files to write, as a run writes them. */
+  reports?: ReportFiles
 }
 
 const clip = (text: string, max = 200) => (text.length > max ? `${text.slice(0, max)}…` : text)
@@ -38,6 +47,7 @@ export async function runReplay(command: ReplayCommand): Promise<number> {
     return 2
   }
   console.log(`Replaying ${command.file} against ${command.baseUrl}`)
+  const startedAt = Date.now()
   let exchanges: ReplayedExchange[]
   try {
     exchanges = await replay({
@@ -56,6 +66,18 @@ export async function runReplay(command: ReplayCommand): Promise<number> {
     console.error(`plant-store-verify: the replay stopped: ${cause?.message ?? (error as Error).message}`)
     return 2
   }
+  if (command.reports && Object.values(command.reports).some((file) => file !== undefined)) {
+    const { operations } = await loadDocument(command.spec)
+    const results = replayResults(exchanges, operations, command)
+    results.startedAt = startedAt
+    const context = {
+      baseUrl: command.baseUrl,
+      durationMs: Date.now() - startedAt,
+      coverage: coverageOf(results, operations),
+      recording: command.file,
+    }
+    writeReports(command.reports, results, context, `Replay of ${command.file} against ${command.baseUrl}`)
+  }
   const departed = exchanges.filter((e) => e.findings.length > 0).length
   const differing = exchanges.filter((e) => e.differences.length > 0).length
   const allowed = command.allowDifferences && differing > 0 ? ' (allowed: --allow-differences)' : ''
@@ -63,4 +85,66 @@ export async function runReplay(command: ReplayCommand): Promise<number> {
     `\nReplayed ${exchanges.length} exchange${exchanges.length === 1 ? '' : 's'}: ${departed} departed from the document, ${differing} differed from the recording${allowed}.`,
   )
   return departed > 0 || (differing > 0 && !command.allowDifferences) ? 1 : 0
+}
+
+/**
+ * A replay as a run's Results, for the same reports: each exchange an answer judged by the document's
+ * checks for its operation and status, and by recording_conformance (its differences from the
+ * recording; with --allow-differences, warnings instead).
+ */
+export function replayResults(
+  exchanges: ReplayedExchange[],
+  operations: OperationEntry[],
+  command: Pick<ReplayCommand, 'file' | 'baseUrl' | 'allowDifferences'>,
+): Results {
+  const selected = new Set<CheckName>(
+    CHECK_NAMES.filter((check) => check !== 'recording_conformance' || !command.allowDifferences),
+  )
+  // A request the document has no operation for is listed under its method and path, so that its
+  // answer shows in every report too.
+  const nameOf = (exchange: ReplayedExchange) =>
+    exchange.operationId ?? `${exchange.method} ${exchange.path.split('?')[0]}`
+  const unknown = [...new Set(exchanges.filter((e) => e.operationId === undefined).map(nameOf))]
+  const results = new Results(
+    [
+      ...operations.map((entry) => ({ operationId: entry.operationId, statuses: documentedStatuses(entry) })),
+      ...unknown.map((operationId) => ({ operationId, statuses: [] })),
+    ],
+    selected,
+  )
+  const byId = new Map(operations.map((entry) => [entry.operationId, entry]))
+  const again = `plant-store-verify --replay ${command.file} --base-url ${command.baseUrl}`
+  for (const exchange of exchanges) {
+    const entry = exchange.operationId === undefined ? undefined : byId.get(exchange.operationId)
+    const differences = exchange.differences.map(
+      ({ what, recorded, replayed }) => `${what} ${clip(replayed)}, recorded ${clip(recorded)}`,
+    )
+    if (command.allowDifferences)
+      for (const difference of differences)
+        results.warn(`exchange ${exchange.number} differs from the recording: ${difference}`)
+    results.record({
+      layer: 'replay',
+      operationId: nameOf(exchange),
+      checks: [
+        ...(entry
+          ? checksFor(entry, exchange.status)
+          : (['status_code_conformance', 'content_type_conformance'] as CheckName[])),
+        'recording_conformance',
+      ],
+      findings: [
+        ...exchange.findings,
+        ...(command.allowDifferences ? [] : differences.map((d) => finding('recording_conformance', d))),
+      ],
+      status: exchange.status,
+      title: `exchange ${exchange.number}`,
+      request: `${exchange.method} ${exchange.path}`,
+      answer: exchange.answer,
+      document: entry
+        ? `what ${entry.operationId} documents for ${exchange.status}, and the recorded answer`
+        : 'an Error: the document has no such operation',
+      replay: again,
+    })
+  }
+  results.requests = exchanges.length
+  return results
 }

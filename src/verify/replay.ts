@@ -7,7 +7,7 @@ import { type Finding, finding } from './checks.js'
 import { type JsonSchema, loadDocument, type OperationEntry } from './document.js'
 import { canonical, parseExact } from './exact-json.js'
 import { REDACTED } from './har-recorder.js'
-import { answerOf } from './http.js'
+import { answerOf, describeAnswer } from './http.js'
 import { judgeAnswer, judgeErrorAnswer } from './judge/answer.js'
 
 export interface ReplayOptions {
@@ -38,7 +38,11 @@ export interface ReplayedExchange {
   method: string
   /** Path and query as sent. */
   path: string
+  /** The document's operation it went to; undefined for a path or method the document lacks. */
+  operationId: string | undefined
   status: number
+  /** The answer in one line, as a run's reports show one. */
+  answer: string
   /** Where the answer departs from the document; empty when it conforms. */
   findings: Finding[]
   /** Where the answer differs from the recorded one. */
@@ -133,15 +137,16 @@ export async function replay(options: ReplayOptions): Promise<ReplayedExchange[]
     learnAddress(addresses, recordedLink, entry.request.url, replayedLink, url, base.origin, prefix)
     const method = entry.request.method
     const pathname = path.split('?')[0] ?? path
+    const operation = operationOf(operations, method, pathname)
     const judged =
-      method === 'HEAD' || method === 'OPTIONS'
-        ? []
-        : judge(operations, errorSchema, method, pathname, answer)
+      method === 'HEAD' || method === 'OPTIONS' ? [] : judge(operation, errorSchema, method, pathname, answer)
     const exchange: ReplayedExchange = {
       number: i + 1,
       method,
       path,
+      operationId: operation?.operationId,
       status: response.status,
+      answer: describeAnswer(answer),
       findings: judged,
       differences: differences(entry, recordedText, recordedLink, answer.status, text, replayedLink),
       recorded: entry._contract,
@@ -152,20 +157,28 @@ export async function replay(options: ReplayOptions): Promise<ReplayedExchange[]
   return results
 }
 
+/** The document's operation a method and path go to: the one with the fewest path parameters. */
+function operationOf(
+  operations: OperationEntry[],
+  method: string,
+  pathname: string,
+): OperationEntry | undefined {
+  const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  return operations
+    .filter((e) => e.method === method.toLowerCase())
+    .map((e) => ({ e, parts: e.path.split(/\{[^}]+\}/) }))
+    .sort((a, b) => a.parts.length - b.parts.length)
+    .find(({ parts }) => new RegExp(`^${parts.map(literal).join('[^/]+')}$`).test(pathname))?.e
+}
+
 /** The document's verdict, as the proxy gives it: by the operation, or as an Error for a path it lacks. */
 function judge(
-  operations: OperationEntry[],
+  entry: OperationEntry | undefined,
   errorSchema: JsonSchema | undefined,
   method: string,
   pathname: string,
   answer: ReturnType<typeof answerOf>,
 ): Finding[] {
-  const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-  const entry = operations
-    .filter((e) => e.method === method.toLowerCase())
-    .map((e) => ({ e, parts: e.path.split(/\{[^}]+\}/) }))
-    .sort((a, b) => a.parts.length - b.parts.length)
-    .find(({ parts }) => new RegExp(`^${parts.map(literal).join('[^/]+')}$`).test(pathname))?.e
   if (entry) return judgeAnswer(entry, answer)
   if (answer.status < 400)
     return [

@@ -1,11 +1,13 @@
 // The server under test, reached by URL with two principals' tokens: its transport (at most --rate
-// requests a second, waiting out a 429's Retry-After), the plants each principal owned before the run,
-// and the Endpoint view that the kit's judging layers send through.
+// requests a second, each principal's and the failed authentications' quotas waited out as the server
+// declares or answers them), the plants each principal owned before the run, and the Endpoint view
+// that the kit's judging layers send through.
 import { nextAddress } from '@plant-store/core'
 import type { OperationEntry } from './document.js'
 import { parseExact } from './exact-json.js'
 import { type Answer, type Endpoint, type RequestSpec, send } from './http.js'
 import { linkLeaves, resolveLink } from './judge/links.js'
+import { type Bucket, RateLimits, type Wait } from './rate-limits.js'
 
 /** A plant as the verifier reads it: ids as bigint, exact. */
 export type OwnedPlant = Record<string, unknown> & { id: bigint }
@@ -13,13 +15,13 @@ export type OwnedPlant = Record<string, unknown> & { id: bigint }
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 /** How often a request refused with 429 is sent again after its Retry-After. */
 const RETRIES_AFTER_429 = 5
-const LONGEST_WAIT_MS = 60_000
 
 export class Subject {
   requests = 0
-  /** Time spent waiting out 429s, and how many there were. */
-  waitedMs = 0
-  limited = 0
+  /** The quotas the server declared or answered, and the time the run waited for them. */
+  readonly limits = new RateLimits()
+  /** Told of each wait as it begins, for the progress line. */
+  onWait: ((wait: Wait) => void) | undefined
   private nextAt = 0
   /** Told of every request and the answer it finally got (after any 429s): the webhook receiver notes creates. */
   observer: ((request: RequestSpec, authorization: string | undefined, answer: Answer) => void) | undefined
@@ -55,15 +57,40 @@ export class Subject {
     if (at > now) await sleep(at - now)
   }
 
-  /** `send`, but at most `rate` a second, and a 429 answered again after its Retry-After. */
+  /**
+   * Whose quota a request spends: the principal whose token it carries, or, with no token or any other
+   * (refused, as the server counts it), the failed authentications'.
+   */
+  bucketOf(authorization: string | undefined): Bucket {
+    if (authorization === this.authorization(0)) return 0
+    if (authorization === this.authorization(1)) return 1
+    return 'refused'
+  }
+
+  /** How long a request refused for its token would wait now for the server's quota; undefined: none. */
+  refusalDue(): Wait | undefined {
+    return this.limits.due('refused', Date.now())
+  }
+
+  /**
+   * `send`, but at most `rate` a second, each quota the server declared waited out before a request it
+   * would refuse, and a 429 sent again after its Retry-After.
+   */
   readonly send = async (
     _base: string,
     request: RequestSpec,
     authorization: string | undefined,
     extraHeaders: Record<string, string> = {},
   ): Promise<Answer> => {
+    const bucket = this.bucketOf(authorization)
     for (let attempt = 0; ; attempt++) {
       await this.throttle()
+      const due = this.limits.due(bucket, Date.now())
+      if (due) {
+        this.onWait?.(due)
+        await sleep(due.ms)
+        this.limits.waited(bucket, due.ms)
+      }
       this.requests++
       const answer = await send(
         this.origin,
@@ -71,15 +98,11 @@ export class Subject {
         authorization,
         extraHeaders,
       )
+      this.limits.learn(bucket, answer.status, answer.headers, Date.now())
       if (answer.status !== 429 || attempt >= RETRIES_AFTER_429) {
         this.observer?.(request, authorization, answer)
         return answer
       }
-      const seconds = Number(answer.headers['retry-after'])
-      const wait = Math.min(Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : 1000, LONGEST_WAIT_MS)
-      this.limited++
-      this.waitedMs += wait
-      await sleep(wait)
     }
   }
 

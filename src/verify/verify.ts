@@ -6,7 +6,6 @@
 import { type CheckName, type Finding, finding, selectChecks } from './checks.js'
 import type { Context, VerifyOptions } from './context.js'
 import { documentedStatuses, type LoadedDocument, loadDocument, type OperationEntry } from './document.js'
-import { UNKNOWN_TOKEN } from './document-prose.js'
 import { type Answer, describeAnswer } from './http.js'
 import { roleOf } from './judge/accepted-statuses.js'
 import { judgeAnswer } from './judge/answer.js'
@@ -15,7 +14,9 @@ import { runExamples } from './layers/examples.js'
 import { runGenerated } from './layers/generated.js'
 import { runSecurity } from './layers/security.js'
 import { runStateful } from './layers/stateful.js'
+import { waitProgress } from './rate-limits.js'
 import { LAYERS, type Layer, Results } from './report/results.js'
+import { RefusedTokens } from './requests/refused-tokens.js'
 import { type OwnedPlant, Subject } from './subject.js'
 import { tokenScopes, WebhookReceiver } from './webhook-receiver.js'
 
@@ -97,6 +98,13 @@ async function run(
   )
   const list = loaded.operations.find((entry) => roleOf(entry) === 'list')
   const removal = loaded.operations.find((entry) => roleOf(entry) === 'item' && entry.method === 'delete')
+  // A wait says what the run was doing, what it waits for and how long.
+  let doing = ''
+  const progress = (line: string) => {
+    doing = line
+    options.onProgress?.(line)
+  }
+  subject.onWait = (wait) => options.onProgress?.(waitProgress(doing, wait))
   await reach(subject, loaded.operations)
   const base = settings.command ?? `plant-store-verify --base-url ${options.baseUrl}`
   const existing: [OwnedPlant[], OwnedPlant[]] = [[], []]
@@ -126,9 +134,7 @@ async function run(
           layer,
           `the plants token ${principal + 1} owns could not be read, so the run cannot leave them alone`,
         )
-      results.requests = subject.requests
-      results.seed = seed
-      return results
+      return finished(results, subject, seed)
     }
   }
   const context: Context = {
@@ -152,7 +158,9 @@ async function run(
     deadline: Date.now() + (options.timeLimitMs ?? 30 * 60_000),
     replay: (args) =>
       `${base}${options.spec ? ` --spec ${options.spec}` : ''}${options.profile === 'kit' ? ' --profile kit' : ''} ${args}`,
-    progress: (line) => options.onProgress?.(line),
+    progress,
+    refusals: new RefusedTokens(),
+    deferred: [],
   }
   if (existing[0].length || existing[1].length)
     results.notes.push(
@@ -178,6 +186,16 @@ async function run(
       results.stop(layer, (error as Error).message)
     }
   }
+  // What a layer left for the end (refused tokens past the server's quota): by now its window may have
+  // moved on; if not, the wait is said and counted like any other.
+  for (const { layer, run } of context.deferred) {
+    try {
+      await run()
+    } catch (error) {
+      results.stop(layer, (error as Error).message)
+      break
+    }
+  }
   if (receiver) {
     context.progress('waiting for the newPlant events still to come')
     // A webhook failure's replay is the whole run again, with what it drew (the receiver adds its own options).
@@ -198,11 +216,15 @@ async function run(
     results.notes.push(
       `warning: no request reached the success path of ${operationId} (every answer was an error)`,
     )
-  if (subject.limited)
-    results.notes.push(
-      `the server answered 429 ${subject.limited} time(s); the run waited ${(subject.waitedMs / 1000).toFixed(1)} s for its Retry-After`,
-    )
+  return finished(results, subject, seed)
+}
+
+/** The run's counts: its requests, its seed, and the time it waited for the server's rate limits. */
+function finished(results: Results, subject: Subject, seed: number): Results {
+  const waited = subject.limits.summary()
+  if (waited) results.notes.push(waited)
   results.requests = subject.requests
+  results.waitedMs = subject.limits.totalMs
   results.seed = seed
   return results
 }
@@ -231,15 +253,18 @@ async function readExisting(
   }
 }
 
-/** Fails with one line when nothing answers at the base URL, or something that is not this API. */
+/**
+ * Fails with one line when nothing answers at the base URL. Sent with the first principal's token: a
+ * refused token would spend the server's quota for failed authentications, which the run needs.
+ */
 async function reach(subject: Subject, operations: OperationEntry[]): Promise<void> {
   const probe = operations.find((e) => e.method === 'get' && !e.path.includes('{')) ?? operations[0]
   if (!probe) throw new VerifyUsageError('the document has no operations')
   try {
     await subject.send(
       subject.baseUrl,
-      { method: 'GET', path: probe.path, auth: { kind: 'unknown' } },
-      `Bearer ${UNKNOWN_TOKEN}`,
+      { method: 'GET', path: probe.path, auth: { kind: 'principal' } },
+      subject.authorization(0),
     )
   } catch (error) {
     const cause = (error as Error & { cause?: { code?: string; message?: string } }).cause

@@ -25,6 +25,7 @@ const schema = {
     JWT_AUDIENCE: { type: 'string' },
     SANDBOX: { type: 'boolean', default: false },
     SANDBOX_SEED: { type: 'string' },
+    SANDBOX_MAX_PRINCIPALS: { type: 'integer', minimum: 1, default: 10_000 },
     CORS_ORIGIN: { type: 'string' },
     RATE_LIMIT_MAX: { type: 'integer', minimum: 1, default: 1000 },
     RATE_LIMIT_WINDOW: { type: 'integer', minimum: 1, maximum: 86400, default: 60 },
@@ -71,6 +72,7 @@ export interface Env {
   JWT_AUDIENCE?: string
   SANDBOX: boolean
   SANDBOX_SEED?: string
+  SANDBOX_MAX_PRINCIPALS: number
   CORS_ORIGIN?: string
   RATE_LIMIT_MAX: number
   RATE_LIMIT_WINDOW: number
@@ -130,14 +132,16 @@ function explain(error: ErrorObject, data: Record<string, unknown>): string {
   const name = error.instancePath.slice(1)
   const given = JSON.stringify(data[name])
   if (error.keyword === 'pattern' && forms[name]) return `${name} must be ${forms[name]}, not ${given}`
-  // Timeouts and thresholds: a count, said in its unit rather than as Ajv's `must be integer`.
+  // Timeouts, thresholds and caps: a count, said in its unit rather than as Ajv's `must be integer`.
   const unit = /_MS$/.test(name)
     ? 'milliseconds'
     : /_BYTES$/.test(name)
       ? 'bytes'
       : /_SECONDS$/.test(name)
         ? 'seconds'
-        : undefined
+        : /_PRINCIPALS$/.test(name)
+          ? 'principals'
+          : undefined
   if (unit && (error.keyword === 'type' || error.keyword === 'minimum')) {
     const minimum = (schema.properties as Record<string, { minimum?: number }>)[name]?.minimum ?? 0
     return `${name} must be a whole number of ${unit}, at least ${minimum}, not ${given}`

@@ -1,8 +1,7 @@
 // What Node's HTTP server and Fastify refuse before any route runs, answered in the document's Error
 // shape, with the security headers and X-Request-Id every answer carries.
 import { randomUUID } from 'node:crypto'
-import type { IncomingMessage } from 'node:http'
-import { STATUS_CODES } from 'node:http'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import {
   codedBodyRefusal,
@@ -11,9 +10,10 @@ import {
   type HttpError,
   hostRequired,
   PATH_SEGMENT_LIMIT,
-  parserRefusal,
+  transferLengthRefusal,
   unmetExpectation,
 } from '@plant-store/core'
+import { answerParserError, refuseRaw, track } from '@plant-store/core/node'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 
 /** How long a path parameter may be (the document's Limits); a longer one is refused before routing. */
@@ -26,44 +26,22 @@ const securityHeaders = {
   'x-content-type-options': 'nosniff',
 }
 
-/**
- * Writes a whole HTTP/1.1 answer in the Error shape on a socket Node has handed over (a parse error,
- * a timeout, a CONNECT), and closes it: what else the client sent on it cannot be read as requests.
- */
-function writeRaw(socket: Duplex, { statusCode: status, message }: HttpError): string {
-  const id = randomUUID()
-  const body = JSON.stringify(errorBody(status, message))
-  if (socket.writable) {
-    socket.write(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
-        `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-        `Content-Security-Policy: ${securityHeaders['content-security-policy']}\r\n` +
-        `X-Content-Type-Options: ${securityHeaders['x-content-type-options']}\r\n` +
-        `X-Request-Id: ${id}\r\nConnection: close\r\n\r\n${body}`,
-    )
-  }
-  socket.destroy()
-  return id
-}
+// What a refusal written on the connection itself carries: see answerFrameworkError for the others.
+const rawHeaders = (requestId: string) => ({ ...securityHeaders, 'x-request-id': requestId })
 
 /**
  * Fastify's clientErrorHandler: what Node's HTTP parser refuses (headers over its 16 KiB limit, a
- * request it cannot parse, one too slow to arrive). Node hands over the socket, not a response.
+ * request it cannot parse or whose body's length it cannot know, one too slow to arrive). Node hands
+ * over the socket, not a response.
  */
 export function answerClientError(
   this: FastifyInstance,
   error: Error & { code?: string },
   socket: Duplex,
 ): void {
-  if (error.code === 'ECONNRESET' || socket.destroyed) return
-  // Node's parser errors carry what the client sent as a Buffer (typed otherwise by Fastify).
-  const { rawPacket } = error as { rawPacket?: unknown }
-  const firstLine = Buffer.isBuffer(rawPacket)
-    ? rawPacket.subarray(0, 8192).toString('latin1').split('\n', 1)[0]
-    : undefined
-  const refusal = parserRefusal(error.code, firstLine)
-  const requestId = writeRaw(socket, refusal)
-  this.log.debug({ err: error, requestId, statusCode: refusal.statusCode }, 'client error')
+  const requestId = randomUUID()
+  const refusal = answerParserError(error, socket, rawHeaders(requestId))
+  if (refusal) this.log.debug({ err: error, requestId, statusCode: refusal.statusCode }, 'client error')
 }
 
 /**
@@ -96,16 +74,32 @@ const expectationUnmet = new WeakSet<IncomingMessage>()
  * an Expect other than 100-continue (a bare 417) goes through the routes' hooks, where
  * `refuseBeforeRouting` answers it, and CONNECT (the connection closed without a word) is a 501:
  * this server is no proxy. A HTTP/1.1 request without Host (a bare 400) is let through by
- * `requireHostHeader: false` in app.ts, and refused by `refuseBeforeRouting` too.
+ * `requireHostHeader: false` in app.ts, and refused by `refuseBeforeRouting` too. A request whose
+ * body's length cannot be known, which Node hands over before its parser fails on what follows, is
+ * refused on its connection by the app's first hook, and not routed: answerClientError then finds
+ * the connection closed. Called before any other hook is added.
  */
 export function answerServerRefusals(app: FastifyInstance): void {
-  app.server.on('checkExpectation', (request: IncomingMessage, response) => {
+  // Before Fastify's own listener: what a parser error on the connection must not answer twice.
+  app.server.prependListener('request', track)
+  app.server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
+    track(request, response)
     expectationUnmet.add(request)
     app.routing(request, response)
   })
   app.server.on('connect', (request: IncomingMessage, socket: Duplex) => {
-    const requestId = writeRaw(socket, connectRefused())
+    const requestId = randomUUID()
+    refuseRaw(socket, connectRefused(), rawHeaders(requestId))
     app.log.debug({ requestId, url: request.url }, 'CONNECT refused')
+  })
+  app.addHook('onRequest', (request, reply, done) => {
+    const refusal = transferLengthRefusal(request.headers['transfer-encoding'])
+    if (refusal) {
+      reply.hijack()
+      refuseRaw(request.raw.socket, refusal, rawHeaders(request.id))
+      request.log.debug({ statusCode: refusal.statusCode }, 'body of unknown length refused')
+    }
+    done()
   })
 }
 

@@ -1,4 +1,5 @@
-// Bearer authentication: missing, malformed and unknown tokens, the dev principal, the sandbox, and logs.
+// Bearer authentication: missing, malformed and unknown tokens, the dev principal, and logs (the
+// sandbox's any token: sandbox.test.ts).
 import { describe, expect, it } from 'vitest'
 import { ALICE, build, captureLogs } from '../../../test/helpers/build.js'
 
@@ -53,35 +54,6 @@ describe('bearer authentication', () => {
     expect(logs()).toContain('request completed')
     expect(logs()).not.toContain('token-a')
     expect(logs()).not.toContain('token-secret-x')
-  })
-})
-
-describe('sandbox', () => {
-  it('accepts any token and gives each its own store, seeded from the document', async () => {
-    const app = await build({ SANDBOX: 'true', AUTH_TOKENS: '' })
-    const one = { authorization: 'Bearer anything-1' }
-    const two = { authorization: 'Bearer anything-2' }
-    const seeded = (await app.inject({ url: '/plants', headers: one })).json()
-    expect(seeded).toContainEqual({ id: 1, name: 'Basil', tag: 'herb' })
-    expect((await app.inject({ method: 'DELETE', url: '/plants/1', headers: one })).statusCode).toBe(204)
-    expect((await app.inject({ url: '/plants/1', headers: one })).statusCode).toBe(404)
-    expect((await app.inject({ url: '/plants/1', headers: two })).statusCode).toBe(200)
-    expect((await app.inject({ url: '/plants' })).statusCode).toBe(401)
-  })
-
-  it('seeds a principal again after a seed that failed', async () => {
-    const app = await build({ SANDBOX: 'true', AUTH_TOKENS: '' })
-    const create = app.repository.create
-    let failures = 1
-    app.repository.create = async (...args) => {
-      if (failures-- > 0) throw new Error('disk on fire')
-      return create(...args)
-    }
-    const one = { authorization: 'Bearer anything-3' }
-    expect((await app.inject({ url: '/plants', headers: one })).statusCode).toBe(500)
-    const again = await app.inject({ url: '/plants', headers: one })
-    expect(again.statusCode).toBe(200)
-    expect(again.json()).toContainEqual({ id: 1, name: 'Basil', tag: 'herb' })
   })
 })
 

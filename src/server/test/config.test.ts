@@ -54,6 +54,15 @@ describe('loadConfig', () => {
     ],
     [{ NODE_ENV: 'production', SANDBOX: 'true' }, /SANDBOX .* NODE_ENV=production/],
     [
+      { SANDBOX: 'true', SANDBOX_MAX_PRINCIPALS: '0' },
+      /SANDBOX_MAX_PRINCIPALS must be a whole number of principals, at least 1, not 0/,
+    ],
+    [
+      { SANDBOX: 'true', SANDBOX_MAX_PRINCIPALS: 'many' },
+      /SANDBOX_MAX_PRINCIPALS must be a whole number of principals, at least 1, not "many"/,
+    ],
+    [{ SANDBOX_MAX_PRINCIPALS: '50' }, /SANDBOX_MAX_PRINCIPALS bounds the sandbox: set SANDBOX=true too/],
+    [
       { HEADERS_TIMEOUT_MS: 'ten' },
       /HEADERS_TIMEOUT_MS must be a whole number of milliseconds, at least 1, not "ten"/,
     ],

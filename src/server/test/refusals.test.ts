@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { createAjv, loadSpec } from '../../../scripts/lib/spec.js'
 import { build } from '../../../test/helpers/build.js'
+import { describeOneAnswer } from '../../../test/helpers/one-answer.js'
 import { exchange, type RawAnswer } from '../../../test/helpers/raw-http.js'
 
 const AUTH = 'Authorization: Bearer token-a\r\n'
@@ -24,6 +25,8 @@ beforeAll(async () => {
   if (address === null || typeof address === 'string') throw new Error('no port')
   port = address.port
 }, 60_000)
+
+describeOneAnswer('the server', () => ({ port, token: 'token-a' }), true)
 
 /** The answer is `status` in the Error shape, and what it says matches `message`. */
 async function expectRefusal(request: string, status: number, message: RegExp): Promise<RawAnswer> {

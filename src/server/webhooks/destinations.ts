@@ -22,6 +22,11 @@ export class Destinations {
     this.named.set(owner, url)
   }
 
+  /** The sandbox dropped the owner: a URL its caller named is forgotten with it. */
+  forget(owner: string): void {
+    this.named.delete(owner)
+  }
+
   /**
    * Runs `work` (the sandbox's seeding of the owner's store) with no event stored for the owner. The
    * sandbox holds every request of the owner until its seeding is done, so no create of the owner's

@@ -20,6 +20,8 @@ import { exampleCases } from '../requests/examples.js'
 import { fieldsOf } from '../sequences/api.js'
 
 const ON_DEMAND_ONLY = new Set(['over-rate-limit', 'store-down', 'fault', 'stalled'])
+const ON_DEMAND = 'not to be had from a server on demand (a spent rate limit, a fault, an outage)'
+const STALLED = 'a stalled request is answered only once the server’s headers timeout, its own setting, is up'
 
 /** The ids a case's request and given plants name: those it creates, reads or changes. */
 export function idsOf(request: RequestSpec, given: { id: unknown }[]): bigint[] {
@@ -66,11 +68,12 @@ export async function runExamples(ctx: Context): Promise<void> {
   for (const c of cases) {
     ctx.progress(`examples ${++done}/${cases.length}: ${c.id}`)
     const notExercised = (why: string) => results.notes.push(`not exercised: ${c.id} (${why})`)
+    // Said by the coverage, once for every status it holds of: the same for every operation and run.
     if (c.derivation && ON_DEMAND_ONLY.has(c.derivation.kind)) {
-      notExercised(
-        c.derivation.kind === 'stalled'
-          ? 'a stalled request is answered only once the server’s headers timeout, its own setting, is up'
-          : `a server cannot be made to answer ${c.status} on demand`,
+      results.notExercisedBecause(
+        c.entry.operationId,
+        c.status,
+        c.derivation.kind === 'stalled' ? STALLED : ON_DEMAND,
       )
       continue
     }
@@ -108,6 +111,8 @@ export async function runExamples(ctx: Context): Promise<void> {
         })
         continue
       }
+      // A refused-token example is that case of its operation: the security layer does not send it again.
+      ctx.refusals.first(c.entry.operationId, c.request)
       const answer = await subject.send(subject.baseUrl, c.request, authorizationOf(ctx, c.request, 0))
       const findings: Finding[] = []
       if (answer.status !== c.status)

@@ -76,6 +76,7 @@ export async function runGenerated(ctx: Context): Promise<void> {
   const probes = [...coverageProbes(ctx.loaded.operations, BODY_LIMIT, ctx.idBase), ...probesOf(ctx)]
   const only = options.case === undefined ? undefined : Number(options.case)
   let skipped = 0
+  let refusedBefore = 0
   let stopped = false
   try {
     for (const [i, probe] of probes.entries()) {
@@ -86,6 +87,12 @@ export async function runGenerated(ctx: Context): Promise<void> {
       }
       if (options.anyToken && probe.defect === 'auth: unknown token') {
         skipped++
+        continue
+      }
+      // A refused-token case once per operation in a run: again it tells nothing new, and it spends the
+      // server's quota for failed authentications.
+      if (probe.entry.secured && !ctx.refusals.first(probe.entry.operationId, probe)) {
+        refusedBefore++
         continue
       }
       const changes = probe.method !== 'GET' && probe.method !== 'HEAD'
@@ -158,6 +165,10 @@ export async function runGenerated(ctx: Context): Promise<void> {
   if (skipped)
     results.notes.push(
       `generated requests: ${skipped} skipped, as they would change a plant the run did not create${options.readOnly ? ' or change plants at all (--read-only)' : ''}${options.anyToken ? ' or send a token no principal holds (--any-token)' : ''}`,
+    )
+  if (refusedBefore)
+    results.notes.push(
+      `generated requests: ${refusedBefore} not sent, each a refused-token case (no token, a malformed Authorization header, a token no principal holds, a token in the query string) its operation had been sent already`,
     )
   if (stopped) results.notes.push('generated requests: stopped at the time limit')
 }

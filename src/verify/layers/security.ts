@@ -1,7 +1,7 @@
 // The security cases, generated from each operation's security: no token, malformed Authorization
-// headers, a token no principal holds (all 401 with WWW-Authenticate), and the other principal's
-// plants: the second principal must get 404 for the first's plant, never see it in its list, and
-// leave it as it was whatever it sends.
+// headers, a token no principal holds, a token in the query string (all 401 with WWW-Authenticate,
+// each sent once per operation in a run), and the other principal's plants: the second principal must
+// get 404 for the first's plant, never see it in its list, and leave it as it was whatever it sends.
 
 import { type Finding, finding } from '../checks.js'
 import type { Context } from '../context.js'
@@ -12,59 +12,62 @@ import { judgeAnswer, judgeErrorAnswer } from '../judge/answer.js'
 import { answerOptions } from '../judge/plant.js'
 import { parametersOf } from '../report/coverage.js'
 import { baseExampleName, requestFor } from '../requests/cases.js'
-import { generatedCases } from '../requests/negative.js'
+import { type RefusedCase, refusedCases } from '../requests/refused-tokens.js'
 import { authorizationOf, checksFor } from './examples.js'
 
 export async function runSecurity(ctx: Context): Promise<void> {
-  const { subject, results, options, loaded } = ctx
-  const refused = generatedCases(loaded.operations).filter((c) => c.status === 401 && c.entry)
-  for (const entry of loaded.operations.filter((e) => e.secured && !options.anyToken)) {
-    const name = baseExampleName(entry)
-    if (name === undefined) continue
-    const { request } = requestFor(entry, name)
-    refused.push({
-      kind: 'generated',
-      id: `${entry.operationId} · a token no principal holds`,
-      entry,
-      request: { ...request, auth: { kind: 'unknown' } },
-      status: 401,
-      requiredHeaders: ['www-authenticate'],
-      givenPlants: [],
-    })
+  const { subject, options, loaded } = ctx
+  const cases = refusedCases(loaded.operations, options.anyToken).filter(
+    (c) => !options.case || c.id === options.case,
+  )
+  // Each case once per operation in the run (the examples send some first). Past the server's quota
+  // for failed authentications, a case is left for the end of the run, when its window may have moved
+  // on: the run need not stand still for it.
+  const later: RefusedCase[] = []
+  for (const [i, c] of cases.entries()) {
+    if (!ctx.refusals.first(c.entry.operationId, c.request)) continue
+    if (subject.refusalDue()) later.push(c)
+    else await refused(ctx, c, `security ${i + 1}/${cases.length}: ${c.id}`)
   }
-  const chosen = refused.filter((c) => !options.case || c.id === options.case)
-  for (const [i, c] of chosen.entries()) {
-    const entry = c.entry
-    if (!entry) continue
-    ctx.progress(`security ${i + 1}/${chosen.length}: ${c.id}`)
-    const answer = await subject.send(subject.baseUrl, c.request, authorizationOf(ctx, c.request, 0))
-    const findings: Finding[] = []
-    if (answer.status !== 401)
-      findings.push(finding('status_code_conformance', `status ${answer.status}, the document says 401`))
-    findings.push(
-      ...judgeAnswer(entry, answer, {
-        requiredHeaders: ['www-authenticate'],
-        ...answerOptions(ctx.judging),
-      }),
-    )
-    results.record({
+  for (const [i, c] of later.entries())
+    ctx.deferred.push({
       layer: 'security',
-      operationId: entry.operationId,
-      checks: checksFor(entry, 401),
-      findings,
-      parameters: parametersOf(entry, c.request),
-      status: answer.status,
-      title: c.id.split(' · ')[1] ?? c.id,
-      request: describeRequest(c.request),
-      answer: describeAnswer(answer),
-      document: '401 Error, with WWW-Authenticate',
-      replay: ctx.replay(`--only security --case '${c.id}'`),
+      run: () => refused(ctx, c, `security, left for the end ${i + 1}/${later.length}: ${c.id}`),
     })
-  }
   if (!options.case) {
     await otherMethods(ctx)
     await crossPrincipal(ctx)
   }
+}
+
+/** One refused-token case: 401, an Error, with WWW-Authenticate. */
+async function refused(ctx: Context, c: RefusedCase, progress: string): Promise<void> {
+  const { subject, results } = ctx
+  const { entry } = c
+  ctx.progress(progress)
+  const answer = await subject.send(subject.baseUrl, c.request, authorizationOf(ctx, c.request, 0))
+  const findings: Finding[] = []
+  if (answer.status !== 401)
+    findings.push(finding('status_code_conformance', `status ${answer.status}, the document says 401`))
+  findings.push(
+    ...judgeAnswer(entry, answer, {
+      requiredHeaders: ['www-authenticate'],
+      ...answerOptions(ctx.judging),
+    }),
+  )
+  results.record({
+    layer: 'security',
+    operationId: entry.operationId,
+    checks: checksFor(entry, 401),
+    findings,
+    parameters: parametersOf(entry, c.request),
+    status: answer.status,
+    title: c.id.split(' · ')[1] ?? c.id,
+    request: describeRequest(c.request),
+    answer: describeAnswer(answer),
+    document: '401 Error, with WWW-Authenticate',
+    replay: ctx.replay(`--only security --case '${c.id}'`),
+  })
 }
 
 /** The second principal against the first's plant: a plant of the run's own, or in --read-only an existing one. */

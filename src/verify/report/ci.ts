@@ -1,6 +1,7 @@
-// What a run prints for CI: GitHub Actions workflow commands (an annotation per distinct failure and
-// per warning), and, where stderr is not a terminal, a plain progress line every few seconds so a
-// log shows the run is alive, a run waiting out a Retry-After included.
+// What a run prints as it goes and for CI: GitHub Actions workflow commands (an annotation per
+// distinct failure and per warning); where stderr is not a terminal, a plain progress line every few
+// seconds so a log shows the run is alive, a run waiting out a rate limit included; on a terminal, one
+// line rewritten in place.
 import { type Coverage, formatPercent } from './coverage-summary.js'
 import { headline, type Results } from './results.js'
 
@@ -90,5 +91,47 @@ export class ProgressLog {
   stop(): void {
     if (this.timer) clearInterval(this.timer)
     this.timer = undefined
+  }
+}
+
+/**
+ * Progress on a terminal: one line rewritten in place, at most once an interval; a line that comes
+ * sooner is shown when the interval is up unless a newer one replaced it, so the line a run stops at
+ * (a wait, say) is always the one shown.
+ */
+export class TerminalProgress {
+  private shownAt = Number.NEGATIVE_INFINITY
+  private pending: string | undefined
+  private timer: NodeJS.Timeout | undefined
+
+  constructor(
+    private readonly write: (line: string) => void,
+    private readonly intervalMs = 200,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  update(line: string): void {
+    this.pending = line
+    const wait = this.shownAt + this.intervalMs - this.now()
+    if (wait <= 0) this.show()
+    else if (this.timer === undefined) {
+      this.timer = setTimeout(() => this.show(), wait)
+      this.timer.unref()
+    }
+  }
+
+  private show(): void {
+    if (this.timer) clearTimeout(this.timer)
+    this.timer = undefined
+    if (this.pending === undefined) return
+    this.shownAt = this.now()
+    this.write(this.pending)
+    this.pending = undefined
+  }
+
+  stop(): void {
+    if (this.timer) clearTimeout(this.timer)
+    this.timer = undefined
+    this.pending = undefined
   }
 }

@@ -95,14 +95,37 @@ export function coverageTable(coverage: Coverage): string {
   return [line(head), ...rows.map(line)].join('\n')
 }
 
-/** What was not exercised, one item a line: `listPlants 503 — why`, `listPlants parameter cursor (query)`. */
+/**
+ * The statuses not exercised, one group per reason, so that a reason every operation shares is said
+ * once: `listPlants 429, 503; getPlant 429, 503`, and why.
+ */
+export function statusesNotExercised(coverage: Coverage): { statuses: string; reason: string }[] {
+  const byReason = new Map<string, Map<string, number[]>>()
+  for (const o of coverage.operations)
+    for (const s of o.statuses) {
+      if (s.exercised) continue
+      const reason = s.reason ?? ''
+      const operations = byReason.get(reason) ?? new Map<string, number[]>()
+      operations.set(o.operationId, [...(operations.get(o.operationId) ?? []), s.status])
+      byReason.set(reason, operations)
+    }
+  return [...byReason].map(([reason, operations]) => ({
+    statuses: [...operations]
+      .map(([operationId, statuses]) => `${operationId} ${statuses.join(', ')}`)
+      .join('; '),
+    reason,
+  }))
+}
+
+/**
+ * What was not exercised, one item a line: the statuses a line per reason (`listPlants 503; getPlant
+ * 503 — why`), then each parameter (`listPlants parameter cursor (query)`).
+ */
 export function notExercisedLines(coverage: Coverage): string[] {
-  const lines: string[] = []
-  for (const o of coverage.operations) {
-    for (const s of o.statuses) if (!s.exercised) lines.push(`${o.operationId} ${s.status} — ${s.reason}`)
+  const lines = statusesNotExercised(coverage).map(({ statuses, reason }) => `${statuses} — ${reason}`)
+  for (const o of coverage.operations)
     for (const p of o.parameters)
       if (!p.exercised) lines.push(`${o.operationId} parameter ${p.name} (${p.in})`)
-  }
   return lines
 }
 
@@ -124,9 +147,7 @@ export function coverageMarkdown(coverage: Coverage): string[] {
       `| ${cell(o.operationId)} | ${fraction(o.statuses)} | ${missingStatuses.join(', ') || '–'} | ${fraction(o.parameters)} | ${cell(missingParameters.join(', ')) || '–'} | ${o.checks.filter((c) => c.state === 'passed').length} | ${o.checks.filter((c) => c.state === 'failed').length} | ${o.checks.filter((c) => c.state === 'not judged').length} |`,
     )
   }
-  const why = coverage.operations.flatMap((o) =>
-    o.statuses.filter((s) => !s.exercised).map((s) => `- ${o.operationId} ${s.status}: ${s.reason}`),
-  )
+  const why = statusesNotExercised(coverage).map(({ statuses, reason }) => `- ${statuses}: ${reason}`)
   if (why.length) out.push('', '### Statuses not exercised, and why', '', ...why)
   return out
 }

@@ -152,7 +152,11 @@ export function coverageOf(results: Results, entries: readonly OperationEntry[] 
         statuses.exercised++
         return { status, exercised }
       }
-      return { status, exercised, reason: reasons.get(`${operationId} ${status}`)?.join('; ') ?? NO_ANSWER }
+      const why = [
+        ...results.reasonsNotExercised(operationId, status),
+        ...(reasons.get(`${operationId} ${status}`) ?? []),
+      ]
+      return { status, exercised, reason: why.length ? [...new Set(why)].join('; ') : NO_ANSWER }
     })
     const entry = byId.get(operationId)
     const carried = new Set(results.parametersCarried(operationId))

@@ -1,10 +1,16 @@
-// The run as one self-contained HTML page (what --html writes): inline CSS, no script, no font, image
-// or style from anywhere else, so it opens from disk or as a CI artifact. At the top the verdict and
-// the coverage; then operations × checks coloured passed, failed or not judged; the statuses and
-// parameters each operation had exercised; each distinct failure expandable with its request,
-// answer, what the document says and its replay command; warnings and notes.
+// A run (or a replay) as one self-contained HTML page (what --html writes): inline CSS, no script, no
+// font, image or style from anywhere else, so it opens from disk or as a CI artifact. At the top the
+// verdict and the coverage; then operations × checks coloured passed, failed or not judged; the
+// statuses and parameters each operation had exercised, and why not, a line for each reason; each
+// distinct failure expandable with its request, answer, what the document says and its replay
+// command; warnings and notes.
 import { CHECKS, type CheckName } from '../checks.js'
-import { type Coverage, formatPercent, type OperationCoverage } from './coverage-summary.js'
+import {
+  type Coverage,
+  formatPercent,
+  type OperationCoverage,
+  statusesNotExercised,
+} from './coverage-summary.js'
 import type { ReportContext } from './json.js'
 import { type Failure, headline, type Results } from './results.js'
 
@@ -134,7 +140,8 @@ function coverageTable(coverage: Coverage): string {
       .map((s) =>
         s.exercised
           ? `<span class="chip yes" title="exercised">${s.status}</span>`
-          : `<span class="chip no" title="${h(`not exercised: ${s.reason ?? ''}`)}">${s.status}</span>`,
+          : // Why is said once, below the table: a reason every operation shares would repeat here.
+            `<span class="chip no" title="not exercised">${s.status}</span>`,
       )
       .concat(
         o.undocumented.map(
@@ -155,10 +162,12 @@ function coverageTable(coverage: Coverage): string {
       items.length ? `${items.filter((i) => i.exercised).length}/${items.length}` : '–'
     return `<tr><th class="op" scope="row">${h(o.operationId)}</th><td class="num">${count(o.statuses)}</td><td><div class="chips">${statuses || '<span class="muted">none</span>'}</div></td><td class="num">${count(o.parameters)}</td><td><div class="chips">${parameters}</div></td></tr>`
   })
-  const reasons = coverage.operations.flatMap((o) =>
-    o.statuses
-      .filter((s) => !s.exercised)
-      .map((s) => `<li><span class="mono">${h(o.operationId)} ${s.status}</span>: ${h(s.reason ?? '')}</li>`),
+  const reasons = statusesNotExercised(coverage).map(
+    ({ statuses, reason }) => `<li><span class="mono">${h(statuses)}</span>: ${h(reason)}</li>`,
+  )
+  const notExercised = coverage.operations.reduce(
+    (n, o) => n + o.statuses.filter((s) => !s.exercised).length,
+    0,
   )
   return `<p>${coverage.exercised} of ${coverage.total} documented statuses and parameters exercised: statuses ${coverage.statuses.exercised}/${coverage.statuses.total}, parameters ${coverage.parameters.exercised}/${coverage.parameters.total}. Checks (operation × check): ${coverage.checks.passed} passed, ${coverage.checks.failed} failed, ${coverage.checks.notJudged} not judged.</p>
 <div class="legend"><span><span class="chip yes">200</span> exercised</span><span><span class="chip no">503</span> documented, not exercised</span><span><span class="chip undoc">418!</span> answered, not documented</span></div>
@@ -166,7 +175,7 @@ function coverageTable(coverage: Coverage): string {
 <tbody>
 ${rows.join('\n')}
 </tbody></table></div>
-${reasons.length ? `<details class="plain"><summary>Why ${reasons.length} documented status(es) were not exercised</summary><div class="body"><ul class="reasons">${reasons.join('')}</ul></div></details>` : ''}`
+${reasons.length ? `<details class="plain"><summary>Why ${notExercised} documented status(es) were not exercised</summary><div class="body"><ul class="reasons">${reasons.join('')}</ul></div></details>` : ''}`
 }
 
 function failureDetails(f: Failure & { times: number }): string {
@@ -183,11 +192,15 @@ function failureDetails(f: Failure & { times: number }): string {
 }
 
 /** The HTML report: one page, everything inline, every text from the run escaped. */
-export function htmlReport(results: Results, context: ReportContext, met = true): string {
+export function htmlReport(
+  results: Results,
+  context: ReportContext,
+  met = true,
+  title = `Verification of ${context.baseUrl}`,
+): string {
   const { coverage } = context
   const failures = results.distinctFailures()
   const failed = results.failed || !met
-  const title = `Verification of ${context.baseUrl}`
   const checks = [...results.selected]
   const fact = (label: string, value: string, bad = false) =>
     `<div><dt>${h(label)}</dt><dd${bad ? ' class="bad"' : ''}>${h(value)}</dd></div>`
@@ -226,7 +239,8 @@ ${fact('failures', failures.length ? `${failures.length} distinct` : '0', failur
 ${fact('answers failed', String(results.failures.length), results.failures.length > 0)}
 ${fact('requests', String(results.requests))}
 ${fact('duration', `${(context.durationMs / 1000).toFixed(1)} s`)}
-${fact('seed', String(results.seed))}
+${context.recording === undefined ? fact('waited for rate limits', `${(results.waitedMs / 1000).toFixed(1)} s`) : ''}
+${context.recording === undefined ? fact('seed', String(results.seed)) : fact('recording', context.recording)}
 ${fact('warnings', String(results.warnings.length))}
 </dl>
 <div class="bar" title="coverage ${h(formatPercent(coverage.percent))}"><span style="width:${Math.min(100, coverage.percent)}%"></span>${marker}</div>
@@ -243,7 +257,7 @@ ${coverageTable(coverage)}
 ${failures.length ? `<section id="failures"><h2>Failures</h2>\n<p class="muted">One per operation, check and first problem; open one for its request, answer, what the document says and the command that replays it.</p>\n${failures.map(failureDetails).join('\n')}\n</section>` : ''}
 ${results.warnings.length ? `<section id="warnings"><h2>Warnings</h2>\n<p class="muted">Allowed by the document, and worth knowing; never a failure.</p>\n<ul class="plain">${results.warnings.map((w) => `<li class="warning">${h(w)}</li>`).join('')}</ul>\n</section>` : ''}
 ${results.notes.length ? `<section id="notes"><h2>Notes</h2>\n<ul class="plain">${results.notes.map((n) => `<li>${h(n)}</li>`).join('')}</ul>\n</section>` : ''}
-<footer>plant-store-verify · seed ${h(String(results.seed))} · started ${h(new Date(results.startedAt).toISOString())}</footer>
+<footer>plant-store-verify · ${context.recording === undefined ? `seed ${h(String(results.seed))}` : `replay of ${h(context.recording)}`} · started ${h(new Date(results.startedAt).toISOString())}</footer>
 </body>
 </html>
 `

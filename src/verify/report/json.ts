@@ -11,6 +11,8 @@ export interface ReportContext {
   coverage: Coverage
   /** The --min-coverage threshold, in percent, when one was given. */
   minCoverage?: number
+  /** For a replay (--replay), the recording replayed: a replay has no seed and sets no pace. */
+  recording?: string
 }
 
 export interface JsonReport {
@@ -19,10 +21,15 @@ export interface JsonReport {
   /** Whether the run passed: no answer departed, no layer stopped, and the coverage reached its minimum. */
   passed: boolean
   verdict: string
-  seed: number
+  /** A run's seed; a replay has none. */
+  seed?: number
+  /** The recording a replay sent (--replay). */
+  recording?: string
   requests: number
   startedAt: string
   durationMs: number
+  /** Of durationMs, the time the run waited for the server's rate limits (a replay never waits). */
+  waitedMs: number
   checks: CheckName[]
   rows: { operationId: string; check: CheckName; passed: number; failed: number }[]
   /** Answers that departed, counted once per check. */
@@ -41,10 +48,11 @@ export function jsonReport(results: Results, context: ReportContext, met: boolea
     baseUrl: context.baseUrl,
     passed: !results.failed && met,
     verdict: results.verdict(),
-    seed: results.seed,
+    ...(context.recording === undefined ? { seed: results.seed } : { recording: context.recording }),
     requests: results.requests,
     startedAt: new Date(results.startedAt).toISOString(),
     durationMs: Math.round(context.durationMs),
+    waitedMs: Math.round(results.waitedMs),
     checks: [...results.selected],
     rows: results.rows(),
     failedAnswers: results.failures.length,

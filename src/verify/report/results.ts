@@ -7,8 +7,11 @@ import { type Coverage, coverageMarkdown } from './coverage-summary.js'
 
 export type Layer = 'examples' | 'generated' | 'stateful' | 'security'
 export const LAYERS: Layer[] = ['examples', 'generated', 'stateful', 'security']
-/** Where a judged answer came from: a layer's requests, or the events the webhook receiver took. */
-export type Source = Layer | 'webhooks'
+/**
+ * Where a judged answer came from: a layer's requests, the events the webhook receiver took, or a
+ * recording's requests sent again (--replay).
+ */
+export type Source = Layer | 'webhooks' | 'replay'
 
 export interface Failure {
   layer: Source
@@ -69,7 +72,11 @@ export class Results {
   private readonly seen = new Map<string, Set<number>>()
   /** Parameter and body-property names carried per operation, for coverage. */
   private readonly carriedBy = new Map<string, Set<string>>()
+  /** Why a documented status was not exercised, where a layer knows, by `operationId status`. */
+  private readonly whyNot = new Map<string, string[]>()
   requests = 0
+  /** Time the run waited for the server's rate limits (its declared quotas, its 429s' Retry-After). */
+  waitedMs = 0
   seed = 0
   startedAt = Date.now()
 
@@ -100,6 +107,18 @@ export class Results {
     const names = this.carriedBy.get(operationId) ?? new Set()
     for (const name of parameters) names.add(name)
     this.carriedBy.set(operationId, names)
+  }
+
+  /** A documented status no request of the run was sent for, and why: the coverage says it. */
+  notExercisedBecause(operationId: string, status: number, why: string): void {
+    const reasons = this.whyNot.get(`${operationId} ${status}`) ?? []
+    if (!reasons.includes(why)) reasons.push(why)
+    this.whyNot.set(`${operationId} ${status}`, reasons)
+  }
+
+  /** Why a status was not exercised, as the layers said (notExercisedBecause). */
+  reasonsNotExercised(operationId: string, status: number): readonly string[] {
+    return this.whyNot.get(`${operationId} ${status}`) ?? []
   }
 
   /** The statuses answers of this operation had, in the order first seen. */

@@ -1,9 +1,11 @@
 // Sandbox mode: each new principal's store starts with the plants the document's examples assume, and a
-// caller names where its own token's newPlant events go with the Sandbox-Webhook-Url header.
+// caller names where its own token's newPlant events go with the Sandbox-Webhook-Url header. At most
+// SANDBOX_MAX_PRINCIPALS principals are kept (lib/sandbox-principals.ts).
 
 import { givenPlants, HttpError } from '@plant-store/core'
 import fp from 'fastify-plugin'
 import { SANDBOX_WEBHOOK_SECRET } from '../../config.js'
+import { SandboxPrincipals } from '../../lib/sandbox-principals.js'
 import { recordedSeeds } from '../../lib/sandbox-seed.js'
 import type { Destinations } from '../../webhooks/destinations.js'
 
@@ -17,26 +19,28 @@ export default fp(
       destinations,
       secrets = [],
       seed,
-    }: { destinations: Destinations | undefined; secrets?: string[]; seed?: string | undefined },
+      maxPrincipals,
+    }: {
+      destinations: Destinations | undefined
+      secrets?: string[]
+      seed?: string | undefined
+      maxPrincipals: number
+    },
   ) => {
     const seeds = givenPlants(app.spec.dereferenced)
     // A recording's principals start as it left them (--seed FILE.har); every other token, as before.
     const recorded = seed === undefined ? undefined : await recordedSeeds(seed, app.spec.operations, app.log)
-    const seeded = new Map<string, Promise<unknown>>()
+    const principals = new SandboxPrincipals({
+      repository: app.repository,
+      seedsOf: (principal) => recorded?.get(principal) ?? seeds,
+      destinations,
+      max: maxPrincipals,
+      log: app.log,
+    })
     app.addHook('preHandler', async (request) => {
       const { principal } = request
       if (!principal) return
-      let seeding = seeded.get(principal)
-      if (!seeding) {
-        const plants = recorded?.get(principal) ?? seeds
-        const seed = () => Promise.all(plants.map((plant) => app.repository.create(principal, plant)))
-        // The seeds are the sandbox's own plants: no event announces them.
-        seeding = destinations ? destinations.quietly(principal, seed) : seed()
-        seeded.set(principal, seeding)
-        // A seed that failed is tried again on the principal's next request, not remembered as done.
-        seeding.catch(() => seeded.delete(principal))
-      }
-      await seeding
+      await principals.use(principal)
       const named = request.headers[SANDBOX_WEBHOOK_HEADER]
       if (named === undefined || !destinations) return
       const text = Array.isArray(named) ? named.join(',') : named
@@ -52,7 +56,8 @@ export default fp(
       : 'WEBHOOK_SECRET'
     app.log.warn(
       `SANDBOX: any bearer token is accepted; each starts with ${seeds.length} example plants; ` +
-        `its new plants are sent to the URL of its Sandbox-Webhook-Url header, signed with ${secret}`,
+        `its new plants are sent to the URL of its Sandbox-Webhook-Url header, signed with ${secret}; ` +
+        `at most ${maxPrincipals} tokens are kept: past it, the one used least recently starts afresh`,
     )
   },
   { name: 'sandbox', dependencies: ['auth', 'repository'] },

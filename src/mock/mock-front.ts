@@ -15,7 +15,6 @@ import {
   request,
   type Server,
   type ServerResponse,
-  STATUS_CODES,
 } from 'node:http'
 import type { Duplex } from 'node:stream'
 import {
@@ -27,14 +26,16 @@ import {
   hostRequired,
   type LoadedSpec,
   type PlantRepository,
-  parserRefusal,
   plantOperations,
   type RequestInput,
   RequestReader,
   type Routed,
+  transferLengthRefusal,
   unmetExpectation,
+  unrouted,
 } from '@plant-store/core'
-import type { Listen } from './commands.js'
+import { answerParserError, refuseRaw, track } from '@plant-store/core/node'
+import type { Listen } from './mock.js'
 
 /** What Prism is sent for a valid request. */
 interface Forward {
@@ -62,13 +63,9 @@ const holdsNothing: PlantRepository = {
  * Reads and validates the request as the server does (core's RequestReader), runs the operation on a
  * store that holds nothing for what it refuses whatever is stored, and gives what Prism is to be sent.
  */
-async function judge(
-  reader: RequestReader,
-  incoming: RequestInput,
-  routed: Routed,
-  query: URLSearchParams,
-): Promise<Forward> {
-  const { entry, token, input } = await reader.read(incoming, routed, query)
+async function judge(reader: RequestReader, incoming: RequestInput, routed: Routed): Promise<Forward> {
+  // The query string as the server's parser takes it: all that follows the first `?`.
+  const { entry, token, input } = await reader.read(incoming, routed)
   const operation = plantOperations[entry.operationId as keyof typeof plantOperations]
   if (operation) {
     try {
@@ -182,6 +179,19 @@ export function startMockFront(upstream: string, spec: LoadedSpec, { host, port 
   // Ajv compiles each operation's schemas on its first request, as the server's validator compiler does.
   const ajv = createAjv()
   const reader = new RequestReader(spec.dereferenced, { compile: (schema) => ajv.compile(schema) })
+  const noRoute = unrouted(spec.operations)
+
+  /**
+   * The operation the server's router finds for a request target as sent (URL would resolve `..` and
+   * `.`, and read `//plants` as a host): an absolute-form target on its path, up to `?` or `#`; what
+   * no operation takes is named as the server names it, by the target up to `?`.
+   */
+  const route = (method: string, requestTarget: string): Routed => {
+    const named = requestTarget.split('?', 1)[0] ?? ''
+    const path = named.startsWith('/') ? named : named.replace(/^https?:\/\/[^/]*/i, '') || '/'
+    const routed = reader.route(method, path.split('#', 1)[0] ?? '')
+    return routed.refusal ? { refusal: noRoute(method, named) } : routed
+  }
 
   /** Sends a request to Prism and its answer back, without Link on a page asked for with a cursor. */
   const forward = (
@@ -195,6 +205,9 @@ export function startMockFront(upstream: string, spec: LoadedSpec, { host, port 
       { host: target.hostname, port: target.port, method: req.method, path, headers },
       (answer) => {
         const answered = { ...answer.headers }
+        // Prism's connection is not the client's: Node keeps or closes the client's as it asked.
+        delete answered.connection
+        delete answered['keep-alive']
         if (new URL(req.url ?? '/', 'http://mock').searchParams.has('cursor')) delete answered.link
         res.writeHead(answer.statusCode ?? 502, answered)
         answer.pipe(res)
@@ -214,6 +227,9 @@ export function startMockFront(upstream: string, spec: LoadedSpec, { host, port 
 
   /** `unmet`: the request's Expect is one Node would refuse (checkExpectation). */
   const handle = async (req: IncomingMessage, res: ServerResponse, unmet = false) => {
+    track(req, res)
+    const unframed = transferLengthRefusal(req.headers['transfer-encoding'])
+    if (unframed) return refuseRaw(req.socket, unframed, { 'x-request-id': randomUUID() })
     const url = new URL(req.url ?? '/', 'http://mock')
     const method = req.method ?? 'GET'
     // Preflights are Prism's to answer (it allows every origin, method and header); so is every
@@ -226,11 +242,11 @@ export function startMockFront(upstream: string, spec: LoadedSpec, { host, port 
     try {
       // The server's router first (400, 414), then what Node would refuse with an empty answer
       // (requireHostHeader, checkExpectation), which the server refuses in its first hook.
-      const routed = reader.route(method, url.pathname)
+      const routed = route(method, req.url ?? '/')
       if (req.headers.host === undefined && req.httpVersion === '1.1') throw hostRequired()
       if (unmet) throw unmetExpectation(req.headers.expect)
       secured = routed.entry?.secured ?? false
-      const sent = await judge(reader, incoming(req), routed, url.searchParams)
+      const sent = await judge(reader, incoming(req), routed)
       const headers: OutgoingHttpHeaders = { host: target.host }
       for (const [name, value] of Object.entries(req.headers))
         if (!notForwarded.has(name) && value !== undefined) headers[name] = value
@@ -253,24 +269,14 @@ export function startMockFront(upstream: string, spec: LoadedSpec, { host, port 
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
     void handle(req, res, true)
   })
-  /** A whole answer in the Error shape on a socket Node has handed over, which is then closed. */
-  const answerRaw = (socket: Duplex, { statusCode, message }: HttpError) => {
-    const body = JSON.stringify(errorBody(statusCode, message))
-    if (socket.writable)
-      socket.write(
-        `HTTP/1.1 ${statusCode} ${STATUS_CODES[statusCode]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-          `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${randomUUID()}\r\nConnection: close\r\n\r\n${body}`,
-      )
-    socket.destroy()
-  }
   // What Node's parser refuses is answered in the Error shape too, as the server answers it.
-  server.on('clientError', (error: Error & { code?: string; rawPacket?: Buffer }, socket: Duplex) => {
-    if (error.code === 'ECONNRESET' || socket.destroyed) return
-    const firstLine = error.rawPacket?.subarray(0, 8192).toString('latin1').split('\n', 1)[0]
-    answerRaw(socket, parserRefusal(error.code, firstLine))
+  server.on('clientError', (error: Error & { code?: string }, socket: Duplex) => {
+    answerParserError(error, socket, { 'x-request-id': randomUUID() })
   })
   // Node would close the connection without a word: the mock, like the server, is no proxy.
-  server.on('connect', (_req: IncomingMessage, socket: Duplex) => answerRaw(socket, connectRefused()))
+  server.on('connect', (_req: IncomingMessage, socket: Duplex) =>
+    refuseRaw(socket, connectRefused(), { 'x-request-id': randomUUID() }),
+  )
   return new Promise((resolve, reject) => {
     server.once('error', reject)
     server.listen(port, host, () => resolve(server))

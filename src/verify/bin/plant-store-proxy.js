@@ -1,0 +1,6 @@
+#!/usr/bin/env node
+// The plant-store-proxy command: the built CLI. A file of its own, present before any build, so that
+// npm links the command in the kit's own repository too (the root's `npm install` builds dist/ after).
+import { main } from '../dist/proxy-cli.js'
+
+await main(process.argv.slice(2))
