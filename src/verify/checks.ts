@@ -22,6 +22,8 @@ export const CHECKS = {
     'with --profile kit: what the kit’s server does beyond the interface (request ids, security, cache and rate-limit headers)',
   webhook_conformance:
     'one signed newPlant event per create answered 200 and none for another answer, its body the document’s, its id digit for digit',
+  consumer_reads:
+    'with --consumer: every property the consumer reads, and its contract found always there, is in the answer, of the type it read',
   recording_conformance:
     'with --replay: each answer as the recording has it: its status, its body (the same JSON value, digit for digit), and a Link when the recorded one had one',
 } as const

@@ -1,5 +1,6 @@
 // What a run is asked (VerifyOptions) and what each layer works with (Context): apart from verify.ts,
 // which runs the layers, so that the layers and the run import these and never each other.
+import type { ConsumerContract } from '@plant-store/core'
 import type { LoadedDocument, OperationEntry, Profile } from './document.js'
 import type { Judging } from './judge/plant.js'
 import type { Layer, Results } from './report/results.js'
@@ -46,9 +47,18 @@ export interface VerifyOptions {
   webhook?: WebhookOptions
   /** Told the receiver's URL once it listens. */
   onWebhookReceiver?: (url: string) => void
+  /** Replay a consumer's requests (its contract, from `file`) instead of the layers. */
+  consumer?: ConsumerRun
   /** How a failure's replay command starts, e.g. `npx plant-store-verify --base-url …`. */
   command?: string
   onProgress?: (line: string) => void
+}
+
+/** A consumer contract to replay: where it was read from, and how many drawn requests per operation. */
+export interface ConsumerRun {
+  file: string
+  contract: ConsumerContract
+  perOperation: number
 }
 
 export interface Context {

@@ -10,6 +10,7 @@ import { type Answer, describeAnswer } from './http.js'
 import { roleOf } from './judge/accepted-statuses.js'
 import { judgeAnswer } from './judge/answer.js'
 import { judgingFor } from './judge/profile.js'
+import { runConsumer } from './layers/consumer.js'
 import { runExamples } from './layers/examples.js'
 import { runGenerated } from './layers/generated.js'
 import { runSecurity } from './layers/security.js'
@@ -25,7 +26,7 @@ export type { VerifyOptions } from './context.js'
 /** A usage error or a server that cannot be reached: the command exits 2 on it. */
 export class VerifyUsageError extends Error {}
 
-export const DEFAULTS = { requests: 2000, sequences: 200 }
+export const DEFAULTS = { requests: 2000, sequences: 200, consumerRequests: 10 }
 
 export async function verify(options: VerifyOptions): Promise<Results> {
   if (!/^https?:\/\//.test(options.baseUrl))
@@ -85,11 +86,17 @@ async function run(
   receiver: WebhookReceiver | undefined,
 ): Promise<Results> {
   const { seed } = settings
+  // A consumer's replay covers what its contract records: its operations, and the statuses it handles.
+  const handled = (entry: OperationEntry) =>
+    options.consumer?.contract.paths[entry.path]?.[entry.method]?.responses
+  const judged = options.consumer ? loaded.operations.filter(handled) : loaded.operations
   const results = new Results(
     [
-      ...loaded.operations.map((entry) => ({
+      ...judged.map((entry) => ({
         operationId: entry.operationId,
-        statuses: documentedStatuses(entry),
+        statuses: documentedStatuses(entry).filter(
+          (s) => !options.consumer || String(s) in (handled(entry) ?? {}),
+        ),
       })),
       // Events are judged, not answers: no status of theirs is to be exercised.
       ...(receiver ? [{ operationId: receiver.operationId, statuses: [] }] : []),
@@ -166,7 +173,15 @@ async function run(
     results.notes.push(
       `the principals owned ${existing[0].length} and ${existing[1].length} plants before the run: they are part of the model, and left as they were`,
     )
-  const layers = options.only?.length ? options.only : LAYERS
+  const { consumer } = options
+  if (consumer) {
+    try {
+      await runConsumer(context, consumer)
+    } catch (error) {
+      results.stop('consumer', (error as Error).message)
+    }
+  }
+  const layers = consumer ? [] : options.only?.length ? options.only : LAYERS
   const runs: [Layer, (ctx: Context) => Promise<void>][] = [
     ['examples', runExamples],
     ['security', runSecurity],
