@@ -1,5 +1,6 @@
 // Whether the handlers record a consumer contract, and this test worker's (or page's) one recording
-// when they do: on in Node when PLANT_STORE_CONTRACT names a file. The recorder's code is a module of its
+// when they do: on in Node when PLANT_STORE_CONTRACT names a file, and in a vitest browser-mode page when
+// the plugin of @plant-store/msw/vitest has left its sink there. The recorder's code is a module of its
 // own, loaded only then, so that a page that records nothing gets none of it. The typed client finds
 // the recording through a hook on globalThis (it depends on nothing of the kit's), there from the
 // moment the handlers are made, so that the first request is told apart as well as the others.
@@ -17,6 +18,16 @@ interface ContractHook {
 
 const HOOK = Symbol.for('plant-store.consumer-contract')
 
+/** Where the plugin's setup file leaves, in a page, what takes the contract to Node (vitest-setup.ts). */
+export const CONTRACT_SINK = Symbol.for('plant-store.consumer-contract-sink')
+
+export interface ContractSink {
+  /** The consumer's name, as the plugin read it in Node. */
+  consumer: string
+  /** Takes the contract's text (its file as it would be) to Node. */
+  write(text: string): void
+}
+
 export interface Recording {
   recorder: Promise<ContractRecorder>
   /** Whether the client announced this request: its answer then counts by what the app reads of it. */
@@ -31,14 +42,16 @@ export function contractRecording(consumer: string | undefined): Recording | und
     symbol,
     unknown
   >
+  const sink = global[CONTRACT_SINK] as ContractSink | undefined
   const file = global.process?.env?.PLANT_STORE_CONTRACT
-  if (!file) return undefined
+  if (!file && !sink) return undefined
   if (shared) return shared
   let loaded: ContractRecorder | undefined
   const recorder = import('@plant-store/core/contract').then((contract) => {
     loaded = new contract.ContractRecorder({
-      consumer: consumer ?? contract.packageName() ?? 'unnamed consumer',
-      onChange: (recorded) => contract.writeContractFile(file, recorded),
+      consumer: consumer ?? sink?.consumer ?? contract.packageName() ?? 'unnamed consumer',
+      onChange: (recorded, text) =>
+        sink ? sink.write(text) : contract.writeContractFile(file ?? '', recorded),
     })
     return loaded
   })

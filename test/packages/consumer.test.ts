@@ -3,7 +3,8 @@
 // used in Chromium against the plant store three ways: MSW's service worker in the page (Vite's dev
 // server, and a preview of its build), the sandbox behind Vite's proxy, and the sandbox over CORS. In each
 // the app reads one plant, pages through the list, adds plants and shows a refusal's message. Its own
-// vitest run records its consumer contract, which the compatibility gate then judges drafts against.
+// vitest run records its consumer contract, which the compatibility gate then judges drafts against; its
+// own test in vitest's browser mode records one too, through @plant-store/msw/vitest.
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -12,8 +13,14 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { generousLimits, sandbox } from '../../scripts/lib/commands.js'
 import { freePort, repoRoot, runToExit, type Started, startProcess } from '../../scripts/lib/processes.js'
-import { parseContract, specPath } from '../../scripts/lib/spec.js'
-import { chromiumMissing, launchChromium } from '../helpers/chromium.js'
+import {
+  joinContracts,
+  parseContract,
+  readPaths,
+  serializeContract,
+  specPath,
+} from '../../scripts/lib/spec.js'
+import { chromiumMissing, chromiumPath, launchChromium } from '../helpers/chromium.js'
 import { npmInstall, ownEnv, pack, range, run, runVitest } from './scratch.js'
 
 const missing = chromiumMissing()
@@ -45,6 +52,9 @@ beforeAll(async () => {
     ...Object.values(tarballs),
     // jsdom is the app's alone (the kit has none): the major its tests were written against.
     ...tools.map((name) => `${name}@${name === 'jsdom' ? '^31.0.1' : range(name)}`),
+    // Vitest's browser mode, driving the machine's Chromium: its provider goes with vitest's version.
+    `@vitest/browser-playwright@${range('vitest')}`,
+    `playwright@${range('playwright-core')}`,
   ])
   expect(installed.exit, installed.output).toBe(0)
   console.log(
@@ -98,6 +108,30 @@ it('runs its own tests under vitest with jsdom, recording its consumer contract'
   // The same tests, the same file: the one in contracts/consumers/ is this app's as it stands
   // (`npx vitest run --config test/packages/vitest.config.ts consumer -u` records it again).
   await expect(contract).toMatchFileSnapshot(committed)
+})
+
+describe.skipIf(missing)("the app's own test in Chromium, in vitest's browser mode", () => {
+  it('records its contract through @plant-store/msw/vitest, what it does under jsdom', async () => {
+    const env = { PLANT_STORE_CONTRACT: 'browser-contract.json', CHROMIUM_PATH: chromiumPath() ?? '' }
+    const { exit, total, passed, shown } = await runVitest(app, env, ['--config', 'vitest.browser.config.ts'])
+    expect(exit, shown).toBe(0)
+    expect(total, shown).toBe(1)
+    expect(passed, shown).toBe(total)
+    const recorded = parseContract(await readFile(join(app, 'browser-contract.json'), 'utf8'))
+    expect(recorded.consumer).toBe('plant-store-consumer-app')
+    const reads = (path: string, method: 'get' | 'post', status: string) =>
+      readPaths(
+        recorded.paths[path]?.[method]?.responses[status]?.content?.['application/json']?.schema,
+      ).sort()
+    // What the app's code reads: a plant's id, name and tag, a refusal's message.
+    expect(reads('/plants/{id}', 'get', '200')).toEqual(['id', 'name', 'tag'])
+    expect(reads('/plants', 'get', '200')).toEqual(['[].id', '[].name', '[].tag'])
+    expect(reads('/plants/{id}', 'get', '404')).toEqual(['message'])
+    expect(reads('/plants', 'post', '409')).toEqual(['message'])
+    // Nothing the same app test does not do under jsdom, whose contract holds the other test's calls too.
+    expect(contract, 'the app recorded its contract under jsdom').not.toBe('')
+    expect(serializeContract(joinContracts(parseContract(contract), recorded))).toBe(contract)
+  })
 })
 
 describe("the compatibility gate on drafts, with the app's recorded contract", () => {
