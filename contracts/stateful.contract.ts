@@ -6,8 +6,10 @@
 //
 // Properties, on every step: read-your-writes (a plant reads back exactly as the model holds it, ids
 // digit for digit); 404 after a delete, and the plant gone from the list; 409 on a taken id, nothing
-// changed; pages in ascending id order with no gap and no repeat, Link exactly when more plants follow;
-// one principal's writes never show to the other; every answer conforms to the document.
+// changed; pages in ascending id order with no gap and no repeat, Link exactly when more plants follow,
+// each page starting after the last plant of the page before when plants are created or deleted between
+// page reads; a filtered list holds exactly the plants with that tag; one principal's writes never show
+// to the other; every answer conforms to the document.
 //
 // CONTRACT_SEQUENCES=N   sequences in all (default 200), shared between the targets
 // CONTRACT_SEED=S   the seed (default: a new one, printed and written to reports/stateful.md)

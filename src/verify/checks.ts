@@ -13,8 +13,9 @@ export const CHECKS = {
   www_authenticate_on_401: 'WWW-Authenticate on every 401',
   response_headers_conformance: 'the headers the document declares for that status, valid',
   link_conformance:
-    'Link exactly when more plants follow; every page, filtered or not, in order, with no gap or repeat',
-  store_conformance: 'the plants answered are the caller’s plants as the requests so far left them',
+    'Link exactly when more plants follow; every page, filtered or not, in order, with no gap or repeat, plants created or deleted between page reads included',
+  store_conformance:
+    'the plants answered are the caller’s plants as the requests so far left them; a filtered page exactly those the filter keeps',
   create_read_back: 'a created plant reads back exactly as sent, its id digit for digit',
   principal_isolation: 'one principal never sees or changes the other’s plants',
   example_conformance: 'a success answer to a named request example shows what that example’s response shows',

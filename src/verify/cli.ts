@@ -39,8 +39,9 @@ plants they already own are read first and left as they were, and the run delete
   --only LAYERS          comma-separated: ${LAYERS.join(', ')} (default: all)
   --checks NAMES         only these checks, comma-separated (default: all)
   --exclude-checks NAMES leave these checks out
-  --requests N           generated requests (default ${DEFAULTS.requests})
-  --sequences N          stateful sequences (default ${DEFAULTS.sequences})
+  --requests N           generated requests (default ${DEFAULTS.requests}, or fewer, with fewer sequences,
+                         to fit a quota the server declares; given, the run waits for it instead)
+  --sequences N          stateful sequences (default ${DEFAULTS.sequences}, or fewer, as --requests)
   --seed S               the seed of the generated requests and sequences (printed with every run)
   --case NAME            replay one case: an example or security case by name, or a generated
                          request by its number (the failure prints the command)
@@ -283,6 +284,8 @@ try {
         }),
     command: `plant-store-verify --base-url ${baseUrl}`,
     onProgress: (line) => log.update(line),
+    // Said at once, on a line of its own: the progress line is rewritten, and in a log seldom printed.
+    onNotice: (line) => process.stderr.write(`${interactive ? '\r\x1b[K' : ''}verify: ${line}\n`),
   })
   log.stop()
   if (interactive) process.stderr.write('\r\x1b[K')

@@ -52,6 +52,8 @@ export interface VerifyOptions {
   /** How a failure's replay command starts, e.g. `npx plant-store-verify --base-url …`. */
   command?: string
   onProgress?: (line: string) => void
+  /** Told at once of what a run decided that its user should know before the report: the sizes it fitted to the server's quota. */
+  onNotice?: (line: string) => void
 }
 
 /** A consumer contract to replay: where it was read from, and how many drawn requests per operation. */

@@ -2,6 +2,7 @@
 // declares (the RateLimit field of the IETF httpapi draft, or the older RateLimit-Remaining and
 // RateLimit-Reset) is waited out before a request it would refuse, a 429 after it by its Retry-After.
 // Requests that fail authentication are counted apart from each principal's, as servers count them.
+// The quota itself (RateLimit-Policy) is kept too: a default run is sized to fit it (quota-fit.ts).
 
 /** Whose quota a request spends: a principal's (by its token's place), or the failed authentications'. */
 export type Bucket = 0 | 1 | 'refused'
@@ -81,13 +82,57 @@ export function declaredQuota(
   return undefined
 }
 
+/** A quota a server declares for a bucket: so many requests a window (of seconds, when it says). */
+export interface Policy {
+  quota: number
+  windowSeconds: number | undefined
+  said: string
+}
+
+/** The requests a policy allows in a minute: a shorter window's quota as often as it fits in one. */
+export const perMinute = (policy: Policy): number =>
+  policy.quota * Math.max(1, Math.floor(60 / (policy.windowSeconds ?? 60)))
+
+/**
+ * The policy an answer declares: from `RateLimit-Policy` items (`"default";q=1000;w=60`, the draft's
+ * current form, or `1000;w=60`, its seventh), the one that allows the fewest requests a minute; else
+ * the `limit` of a seventh-draft `RateLimit`, or `RateLimit-Limit`, whose window is not said.
+ * Undefined when the answer declares none.
+ */
+export function declaredPolicy(headers: Record<string, string>): Policy | undefined {
+  let found: Policy | undefined
+  for (const item of (headers['ratelimit-policy'] ?? '').split(',')) {
+    const quota = /(?:^\s*|;\s*q=)(\d+)\s*(?:;|$)/.exec(item)?.[1]
+    const unit = /;\s*qu="?([\w-]+)/.exec(item)?.[1]
+    if (quota === undefined || (unit !== undefined && unit !== 'requests')) continue
+    const window = /;\s*w=(\d+)/.exec(item)?.[1]
+    const policy = {
+      quota: Number(quota),
+      windowSeconds: window === undefined ? undefined : Number(window),
+      said: `RateLimit-Policy ${item.trim()}`,
+    }
+    if (found === undefined || perMinute(policy) < perMinute(found)) found = policy
+  }
+  if (found) return found
+  const limit = /(?:^|[,\s])limit=(\d+)/.exec(headers.ratelimit ?? '')?.[1]
+  if (limit !== undefined)
+    return { quota: Number(limit), windowSeconds: undefined, said: `RateLimit limit=${limit}` }
+  const old = /^\s*(\d+)/.exec(headers['ratelimit-limit'] ?? '')?.[1]
+  if (old !== undefined)
+    return { quota: Number(old), windowSeconds: undefined, said: `RateLimit-Limit ${old}` }
+  return undefined
+}
+
 /** The quotas a run has been told of, by bucket, and the time it waited for each. */
 export class RateLimits {
   private readonly quotas = new Map<Bucket, Quota>()
+  private readonly policies = new Map<Bucket, Policy>()
   private readonly waits = new Map<Bucket, { ms: number; answered429: number; spent: number }>()
 
   /** Notes what an answer says of its bucket's quota; a 429 spends it until its Retry-After. */
   learn(bucket: Bucket, status: number, headers: Record<string, string>, now: number): void {
+    const policy = declaredPolicy(headers)
+    if (policy) this.policies.set(bucket, policy)
     if (status === 429) {
       const after = retryAfterMs(headers['retry-after'], now)
       this.quotas.set(bucket, {
@@ -107,6 +152,11 @@ export class RateLimits {
         said: declared.said,
         refused: false,
       })
+  }
+
+  /** The quota the server last declared for the bucket, if it declared one. */
+  policy(bucket: Bucket): Policy | undefined {
+    return this.policies.get(bucket)
   }
 
   /** How long a request of the bucket must wait now, and why; undefined when it may go. */

@@ -18,6 +18,8 @@ const RETRIES_AFTER_429 = 5
 
 export class Subject {
   requests = 0
+  /** The requests sent so far that spent each quota: a principal's, or the failed authentications'. */
+  readonly sent: Record<Bucket, number> = { 0: 0, 1: 0, refused: 0 }
   /** The quotas the server declared or answered, and the time the run waited for them. */
   readonly limits = new RateLimits()
   /** Told of each wait as it begins, for the progress line. */
@@ -92,6 +94,7 @@ export class Subject {
         this.limits.waited(bucket, due.ms)
       }
       this.requests++
+      this.sent[bucket]++
       const answer = await send(
         this.origin,
         { ...request, path: this.under(request.path) },

@@ -15,6 +15,7 @@ import { runExamples } from './layers/examples.js'
 import { runGenerated } from './layers/generated.js'
 import { runSecurity } from './layers/security.js'
 import { runStateful } from './layers/stateful.js'
+import { fitRun } from './quota-fit.js'
 import { waitProgress } from './rate-limits.js'
 import { LAYERS, type Layer, Results } from './report/results.js'
 import { RefusedTokens } from './requests/refused-tokens.js'
@@ -114,6 +115,10 @@ async function run(
   subject.onWait = (wait) => options.onProgress?.(waitProgress(doing, wait))
   await reach(subject, loaded.operations)
   const base = settings.command ?? `plant-store-verify --base-url ${options.baseUrl}`
+  // A default run (no sizes, not a replay) fits within the quotas the server declares, not to wait for them.
+  const fitting = [options.requests, options.sequences, options.case, options.path].every(
+    (o) => o === undefined,
+  )
   const existing: [OwnedPlant[], OwnedPlant[]] = [[], []]
   if (list) {
     for (const principal of [0, 1] as const) {
@@ -166,7 +171,8 @@ async function run(
     replay: (args) =>
       `${base}${options.spec ? ` --spec ${options.spec}` : ''}${options.profile === 'kit' ? ' --profile kit' : ''} ${args}`,
     progress,
-    refusals: new RefusedTokens(),
+    // A default run keeps to the server's quota for failed authentications: a case past it is left out.
+    refusals: new RefusedTokens(fitting ? () => subject.refusalDue() !== undefined : undefined),
     deferred: [],
   }
   if (existing[0].length || existing[1].length)
@@ -188,8 +194,17 @@ async function run(
     ['generated', runGenerated],
     ['stateful', runStateful],
   ]
+  let sized = !fitting
   for (const [layer, runLayer] of runs) {
     if (!layers.includes(layer)) continue
+    if (!sized && (layer === 'generated' || layer === 'stateful')) {
+      sized = true
+      const note = fitRun(context, layers, DEFAULTS)
+      if (note) {
+        results.notes.push(note)
+        options.onNotice?.(note)
+      }
+    }
     if (layer === 'stateful' && options.readOnly) {
       results.notes.push('stateful sequences: not run, they change plants (--read-only)')
       continue
@@ -211,6 +226,8 @@ async function run(
       break
     }
   }
+  const leftOut = context.refusals.leftOutNote(subject.limits.policy('refused')?.said)
+  if (leftOut) results.notes.push(leftOut)
   if (receiver) {
     context.progress('waiting for the newPlant events still to come')
     // A webhook failure's replay is the whole run again, with what it drew (the receiver adds its own options).

@@ -274,7 +274,7 @@ export const document = {
           "plants"
         ],
         "summary": "List plants",
-        "description": "Lists the caller's plants in ascending order of id (addition to 1.0.0).\n\nA page holds at most `limit` plants. When more follow, the `Link` header gives the next\npage with `rel=\"next\"`; follow it as it is. Its target may be any URI reference RFC 8288\nallows (absolute, network-path, path-absolute, path-relative or query-only), resolved\nagainst the address of the request that got the page (RFC 8288 §3.2, RFC 3986 §5), as\n`new URL(target, requestUrl)` does. The kit's stores answer with a query-only reference,\n`<?limit=2&cursor=…>; rel=\"next\"`, which keeps the request's path: paging keeps working\nbehind a proxy or gateway that mounts the store under a path prefix the store does not\nknow. The cursor in it is opaque: it may change form between versions, and only the\nserver makes it.\n",
+        "description": "Lists the caller's plants in ascending order of id (addition to 1.0.0).\n\nA page holds at most `limit` plants. When more follow, the `Link` header gives the next\npage with `rel=\"next\"`; follow it as it is. Its target may be any URI reference RFC 8288\nallows (absolute, network-path, path-absolute, path-relative or query-only), resolved\nagainst the address of the request that got the page (RFC 8288 §3.2, RFC 3986 §5), as\n`new URL(target, requestUrl)` does. The kit's stores answer with a query-only reference,\n`<?limit=2&cursor=…>; rel=\"next\"`, which keeps the request's path: paging keeps working\nbehind a proxy or gateway that mounts the store under a path prefix the store does not\nknow. The cursor in it is opaque: it may change form between versions, and only the\nserver makes it.\n\n**Paging while plants change (addition to 1.0.0).** Each page starts after the last plant\nof the page before: it holds the caller's plants, as they are when that page is read, whose\nids are greater than the last id of the page before, the first `limit` of them in ascending\norder (and with `tag`, only those the filter keeps). So a plant created or deleted between\ntwo page reads changes only the pages still to come: no plant appears twice, and no plant\nthat stays in the store from the first page read to the last is skipped. A plant created\nmeanwhile shows on a later page when its id is greater than the last id already listed, and\na plant deleted before its page is read does not show.\n",
         "parameters": [
           {
             "name": "limit",
@@ -333,7 +333,7 @@ export const document = {
           {
             "name": "tag",
             "in": "query",
-            "description": "Only plants with exactly this tag (addition to 1.0.0); at most 64 characters, as a\nplant's tag.\n",
+            "description": "Only plants with exactly this tag (addition to 1.0.0); at most 64 characters, as a\nplant's tag. Exactly: the same characters, compared as they are, so letter case,\nsurrounding spaces and the Unicode form of the same text (`é` as one character, or as\n`e` and a combining accent) all make another tag, and so does a prefix of a tag.\n",
             "required": false,
             "schema": {
               "type": "string",

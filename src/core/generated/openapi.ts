@@ -21,6 +21,15 @@ export interface paths {
          *     behind a proxy or gateway that mounts the store under a path prefix the store does not
          *     know. The cursor in it is opaque: it may change form between versions, and only the
          *     server makes it.
+         *
+         *     **Paging while plants change (addition to 1.0.0).** Each page starts after the last plant
+         *     of the page before: it holds the caller's plants, as they are when that page is read, whose
+         *     ids are greater than the last id of the page before, the first `limit` of them in ascending
+         *     order (and with `tag`, only those the filter keeps). So a plant created or deleted between
+         *     two page reads changes only the pages still to come: no plant appears twice, and no plant
+         *     that stays in the store from the first page read to the last is skipped. A plant created
+         *     meanwhile shows on a later page when its id is greater than the last id already listed, and
+         *     a plant deleted before its page is read does not show.
          */
         get: operations["listPlants"];
         put?: never;
@@ -463,7 +472,9 @@ export interface operations {
                 cursor?: string;
                 /**
                  * @description Only plants with exactly this tag (addition to 1.0.0); at most 64 characters, as a
-                 *     plant's tag.
+                 *     plant's tag. Exactly: the same characters, compared as they are, so letter case,
+                 *     surrounding spaces and the Unicode form of the same text (`é` as one character, or as
+                 *     `e` and a combining accent) all make another tag, and so does a prefix of a tag.
                  */
                 tag?: string;
             };

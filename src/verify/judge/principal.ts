@@ -27,6 +27,15 @@ export class Housekeeping extends Error {
 }
 
 /**
+ * The ids a probe names: its path's (or a create body's), and a body's `id` beside a path's, which a
+ * wrong store may have followed.
+ */
+export function namedIds(probe: Probe): bigint[] {
+  const body = (probe.bodyValue as { id?: unknown } | undefined)?.id
+  return [probe.id, body].filter((id): id is bigint => typeof id === 'bigint')
+}
+
+/**
  * The principal a target's probes run as, its plants kept equal to `state`: after a probe, what it
  * changed is undone; after an answer the oracle did not expect, a fresh principal takes over. A
  * server under test has no fresh principals: its one principal is brought back to the state instead,
@@ -48,13 +57,13 @@ export class Principal {
     return [...this.state.values()].filter((p) => !this.existing?.has(p.id))
   }
 
-  /** A fresh principal with exactly the state's plants; `touched`, the id of the probe judged wrong. */
-  async reset(touched?: bigint): Promise<void> {
+  /** A fresh principal with exactly the state's plants; `touched`, the ids the probe judged wrong named. */
+  async reset(...touched: bigint[]): Promise<void> {
     this.token = this.target.newToken()
     if (!this.target.stateUrl) return
     if (this.existing) {
       const ids = new Set(this.ours().map((p) => p.id))
-      if (touched !== undefined && !this.existing.has(touched)) ids.add(touched)
+      for (const id of touched) if (!this.existing.has(id)) ids.add(id)
       for (const id of ids) await this.request('DELETE', `/plants/${id}`)
       for (const plant of this.ours()) await this.expect('POST', '/plants', 200, plant)
       return
@@ -99,7 +108,7 @@ export class Principal {
   /** Puts the principal's plants back as the state has them, after a probe the oracle judged. */
   async undo(probe: Probe, status: number, judgedRight: boolean): Promise<void> {
     if (!this.target.stateUrl) return
-    if (!judgedRight) return this.reset(probe.id)
+    if (!judgedRight) return this.reset(...namedIds(probe))
     const id = probe.id
     if (id === undefined || status >= 300) return
     const before = this.state.get(id)

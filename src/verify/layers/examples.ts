@@ -112,7 +112,7 @@ export async function runExamples(ctx: Context): Promise<void> {
         continue
       }
       // A refused-token example is that case of its operation: the security layer does not send it again.
-      ctx.refusals.first(c.entry.operationId, c.request)
+      ctx.refusals.sending(c.entry.operationId, c.request)
       const answer = await subject.send(subject.baseUrl, c.request, authorizationOf(ctx, c.request, 0))
       const findings: Finding[] = []
       if (answer.status !== c.status)

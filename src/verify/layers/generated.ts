@@ -12,10 +12,10 @@ import { roleOf } from '../judge/accepted-statuses.js'
 import { pagesAfter } from '../judge/links.js'
 import { judge, readBackFindings } from '../judge/listing.js'
 import type { Plant as ProbePlant } from '../judge/plant.js'
-import { Housekeeping, Principal } from '../judge/principal.js'
+import { Housekeeping, namedIds, Principal } from '../judge/principal.js'
 import type { State } from '../judge/state.js'
 import { parametersOf } from '../report/coverage.js'
-import { coverageProbes } from '../requests/coverage-phase.js'
+import { coveragePlant, coverageProbes } from '../requests/coverage-phase.js'
 import { describeProbe, type Probe, probeArbitrary, requestOf } from '../requests/generated.js'
 import { checksFor } from './examples.js'
 
@@ -56,11 +56,15 @@ export async function runGenerated(ctx: Context): Promise<void> {
   const state: State = new Map()
   for (const p of ctx.existing[0]) state.set(p.id, pickPlant(p))
   const existing = new Set(ctx.existing[0].map((p) => p.id))
-  if (!options.readOnly)
+  if (!options.readOnly) {
     for (const p of givenPlants(ctx.loaded.document)) {
       const id = ctx.idBase + BigInt(p.id)
       if (!existing.has(id)) state.set(id, pickPlant(p, id) satisfies ProbePlant)
     }
+    // And the coverage phase's own plant, whose tag a filter asks for in another Unicode form.
+    const own = coveragePlant(ctx.loaded.operations, ctx.idBase)
+    if (!existing.has(own.id)) state.set(own.id, pickPlant(own) satisfies ProbePlant)
+  }
   const { judging } = ctx
   const principal = new Principal(ctx.subject.endpoint(0), state, existing)
   const replayOf = (i: number) =>
@@ -96,9 +100,10 @@ export async function runGenerated(ctx: Context): Promise<void> {
         continue
       }
       const changes = probe.method !== 'GET' && probe.method !== 'HEAD'
-      // Never a plant the run did not create; in --read-only, only what a correct server refuses.
+      // Never a plant the run did not create, whether the path or the body names it (a store may
+      // wrongly follow a replace body's id); in --read-only, only what a correct server refuses.
       if (
-        (changes && probe.id !== undefined && existing.has(probe.id)) ||
+        (changes && namedIds(probe).some((id) => existing.has(id))) ||
         (options.readOnly && changes && !probe.defect)
       ) {
         skipped++
@@ -153,7 +158,7 @@ export async function runGenerated(ctx: Context): Promise<void> {
       if (
         !undone &&
         !(await housekeeping(ctx, `restoring the caller’s plants after request ${i + 1}`, replayOf(i), () =>
-          principal.reset(probe.id),
+          principal.reset(...namedIds(probe)),
         ))
       )
         return
@@ -168,7 +173,7 @@ export async function runGenerated(ctx: Context): Promise<void> {
     )
   if (refusedBefore)
     results.notes.push(
-      `generated requests: ${refusedBefore} not sent, each a refused-token case (no token, a malformed Authorization header, a token no principal holds, a token in the query string) its operation had been sent already`,
+      `generated requests: ${refusedBefore} not sent, each a refused-token case (no token, a malformed Authorization header, a token no principal holds, a token in the query string) its operation had been sent already${ctx.refusals.leftCount ? ' or that was left out to keep to the server’s quota for failed authentications' : ''}`,
     )
   if (stopped) results.notes.push('generated requests: stopped at the time limit')
 }

@@ -1,12 +1,13 @@
 // The coverage drafts of one operation: the base request, then each path parameter, query parameter,
 // body field, the body as a whole, content types and authentication at and past their bounds.
 import { INT64_MAX, INT64_MIN } from '@plant-store/core'
-import { flatten, type OperationEntry } from '../document.js'
+import { flatten, type JsonSchema, type OperationEntry } from '../document.js'
 import type { Auth } from '../http.js'
 import { fieldCases } from './coverage-body-cases.js'
-import { givenValues } from './coverage-given-plants.js'
+import { heldValues } from './coverage-given-plants.js'
 import { baseQueryValue, longestQueryValue, queryCases } from './coverage-query-cases.js'
 import { baseNode, boundLabel, integerBounds, mainType, num } from './coverage-schemas.js'
+import { NEAR_MISSES, type NearMiss, nearMiss } from './filter-values.js'
 import { type Defect, entriesOf, type Feature, JSON_TYPE, withField } from './generated.js'
 import { integer, type JsonNode, render, string } from './json-text.js'
 
@@ -31,6 +32,19 @@ interface Ids {
   itemIds: bigint[]
   present: bigint
   given: bigint[]
+  /** Each key some body schema of the document names, with its schema. */
+  named: Map<string, JsonSchema>
+}
+
+/** A string as JSON writes it, every character past ASCII escaped: two Unicode forms then look apart. */
+const escaped = (text: string) =>
+  JSON.stringify(text).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+
+const NEAR_MISS_WORDS: Record<NearMiss, string> = {
+  case: 'another letter case',
+  spaces: 'surrounding spaces',
+  prefix: 'a prefix',
+  unicode: 'another Unicode form',
 }
 
 /**
@@ -153,8 +167,9 @@ export function operationDrafts(entry: OperationEntry, bodyLimit: number, ids: I
   const pageSize = queryParams.find(
     (q) => mainType(q.schema ?? {}) === 'integer' && num(q.schema?.minimum) !== undefined,
   )
-  for (const q of queryParams.filter((q) => mainType(q.schema ?? {}) === 'string'))
-    for (const value of givenValues(entry, q.name))
+  for (const q of queryParams.filter((q) => mainType(q.schema ?? {}) === 'string')) {
+    const held = heldValues(entry, q.name)
+    for (const value of held)
       add({
         covers: `${q.name} ${value}, a page at a time (valid)`,
         query: [
@@ -163,6 +178,21 @@ export function operationDrafts(entry: OperationEntry, bodyLimit: number, ids: I
           ...(pageSize ? [[pageSize.name, String(num(pageSize.schema?.minimum))] as [string, string]] : []),
         ],
       })
+    // A filter keeps exactly the plants with the value asked for: a value that differs from a held one
+    // as hand-written filters blur them (case, spaces, a prefix, the Unicode form) keeps none of them.
+    for (const value of held)
+      for (const form of NEAR_MISSES) {
+        const near = nearMiss(value, form, num(q.schema?.maxLength))
+        if (near === undefined || held.includes(near)) continue
+        add({
+          covers: `${q.name} ${escaped(near)}, ${NEAR_MISS_WORDS[form]} of the held ${escaped(value)} (valid)`,
+          query: [...requiredQuery.filter(([k]) => k !== q.name), [q.name, near]],
+          ...(/[\u0300-\u036f]|[\ud800-\udbff]/.test(near)
+            ? { features: ['string: astral or combining'] as Feature[] }
+            : {}),
+        })
+      }
+  }
   // The document's servers ignore a query parameter it does not name.
   add({
     covers: 'unknown query parameter (valid)',
@@ -214,6 +244,20 @@ export function operationDrafts(entry: OperationEntry, bodyLimit: number, ids: I
       JSON_TYPE,
     )
     add({ covers: 'body: an unknown key (valid)', node: withField(bodyBase, 'colour', string('green')) })
+    // A key another body schema names (a create's `id` in a replace) is ignored here: an int64 names a
+    // plant the caller does not have, so that a store that follows it shows it.
+    for (const [key, schema] of ids.named) {
+      if (key in shape.properties) continue
+      const miss = ids.itemIds.at(-1) ?? ids.base
+      add({
+        covers: `body: ${key}, a key another schema names (valid)`,
+        node: withField(
+          bodyBase,
+          key,
+          mainType(schema) === 'integer' && schema.format === 'int64' ? integer(miss) : baseNode(schema, key),
+        ),
+      })
+    }
     add({
       covers: 'body: a __proto__ key (valid)',
       node: {

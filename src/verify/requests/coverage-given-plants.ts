@@ -1,6 +1,13 @@
 // The plants the verifier's state holds, as the document's examples assume them (`x-given-plants`):
-// their ids, and the values they hold in a property.
+// their ids, and the values they hold in a property; and the one plant the coverage phase adds.
 import type { OperationEntry } from '../document.js'
+import { COMPOSED } from './filter-values.js'
+
+/**
+ * The plant the coverage phase keeps beside the given ones: its tag has another Unicode form, so that
+ * a filter can be asked for the same text in that form (no given plant's tag has one).
+ */
+export const COVERAGE_PLANT = { name: 'Coffee', tag: COMPOSED } as const
 
 /** The ids of the plants the document's examples assume (`x-given-plants`), in ascending order. */
 export function givenIds(operations: OperationEntry[]): bigint[] {
@@ -39,4 +46,11 @@ export function givenValues(entry: OperationEntry, property: string): string[] {
   }
   visit(entry.operation)
   return [...values]
+}
+
+/** The values the state's plants hold in a property: the given plants', then the coverage plant's. */
+export function heldValues(entry: OperationEntry, property: string): string[] {
+  const own = (COVERAGE_PLANT as Record<string, unknown>)[property]
+  const values = givenValues(entry, property)
+  return typeof own === 'string' && !values.includes(own) ? [...values, own] : values
 }

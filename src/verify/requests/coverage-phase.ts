@@ -7,10 +7,10 @@
 // coverage-drafts.ts; this file numbers their create ids and makes them probes.
 
 import { INT64_MAX, INT64_MIN } from '@plant-store/core'
-import type { OperationEntry } from '../document.js'
+import { flatten, type JsonSchema, type OperationEntry } from '../document.js'
 import { type Draft, FRESH, operationDrafts } from './coverage-drafts.js'
-import { givenIds } from './coverage-given-plants.js'
-import { bodyFeatures, type Feature, type Parts, type Probe, SAFE, toProbe } from './generated.js'
+import { COVERAGE_PLANT, givenIds } from './coverage-given-plants.js'
+import { bodyFeatures, type Feature, JSON_TYPE, type Parts, type Probe, SAFE, toProbe } from './generated.js'
 import { type JsonNode, render, value } from './json-text.js'
 
 /** The top-level `id` of a body node, when it is an int64 a correct reader takes as one. */
@@ -19,13 +19,29 @@ function bodyId(node: JsonNode | undefined): bigint | undefined {
   return id?.kind === 'integer' && id.value >= INT64_MIN && id.value <= INT64_MAX ? id.value : undefined
 }
 
+/** The ids past the given plants: the first for the coverage plant, the next ones each create's. */
+function firstFreshId(given: bigint[], idBase: bigint): bigint {
+  const last = given.at(-1) ?? idBase
+  return (last - idBase < 100n ? idBase : last) + 100n
+}
+
+/**
+ * The plant the coverage phase keeps beside the given plants (`x-given-plants`), at its own id: its
+ * `tag` has another Unicode form, which a filter is asked for (coverage-given-plants.ts).
+ */
+export function coveragePlant(operations: OperationEntry[], idBase: bigint) {
+  const given = givenIds(operations).map((id) => idBase + id)
+  return { id: firstFreshId(given, idBase), ...COVERAGE_PLANT }
+}
+
 /**
  * The deterministic coverage probes of every operation: boundary values of each keyword of each
  * parameter and body property as valid probes, and one invalid probe per keyword per field, each with
  * exactly one defect; content types and the three ways to fail authentication once per operation.
  * Item probes name ids around `idBase`: the plants the document's examples assume (`x-given-plants`,
  * kept by the verifier at idBase + their id) and ids just past them, so that some hit and some miss;
- * a create names ids past those (idBase + 100 + n), but for one that collides with a given plant.
+ * the coverage plant is at idBase + 100 (or past the given plants), and a create names ids past it,
+ * but for one that collides with a given plant.
  */
 export function coverageProbes(operations: OperationEntry[], bodyLimit: number, idBase: bigint): Probe[] {
   const given = givenIds(operations).map((id) => idBase + id)
@@ -33,12 +49,19 @@ export function coverageProbes(operations: OperationEntry[], bodyLimit: number, 
   const misses = [last + 1n, last + 6n]
   const itemIds = [...given.slice(0, 3), ...misses]
   const present = given[0] ?? misses[0] ?? idBase + 1n
-  // The ids a create gets, one each, well past the given plants and the misses.
-  let nextFresh = (last - idBase < 100n ? idBase : last) + 100n
+  // The ids a create gets, one each, well past the given plants, the misses and the coverage plant.
+  let nextFresh = firstFreshId(given, idBase) + 1n
+  // What each body schema names: a key one schema names is one another (a replace's) must ignore.
+  const named = new Map<string, JsonSchema>()
+  for (const entry of operations) {
+    const body = entry.operation.requestBody?.content[JSON_TYPE]?.schema
+    for (const [key, schema] of Object.entries(body ? flatten(body).properties : {}))
+      if (!named.has(key)) named.set(key, schema)
+  }
 
   const probes: Probe[] = []
   for (const entry of operations) {
-    const drafts = operationDrafts(entry, bodyLimit, { base: idBase, itemIds, present, given })
+    const drafts = operationDrafts(entry, bodyLimit, { base: idBase, itemIds, present, given, named })
     for (const draft of drafts) probes.push(finish(entry, draft, () => nextFresh++))
   }
   return probes

@@ -200,12 +200,24 @@ const unknownValue: fc.Arbitrary<JsonNode> = fc.oneof(
     .map((depth): JsonNode => ({ kind: 'raw', text: `${'['.repeat(depth)}${']'.repeat(depth)}` })),
 )
 
+// Keys another body schema of the document names (a create's `id`, sent in a replace): a server must
+// ignore them where this schema does not name them. Set, like `ids`, for one probeArbitrary call.
+let namedElsewhere = new Map<string, JsonSchema>()
+
 function objectNode(schema: JsonSchema): fc.Arbitrary<JsonNode> {
   const shape = flatten(schema)
+  const others = [...namedElsewhere].filter(([name]) => !(name in shape.properties))
   const fields = Object.entries(shape.properties).map(([name, property]) => {
     const node = validNode(property).map((v): [string, JsonNode] => [name, v])
     return shape.required.includes(name) ? node : fc.option(node, { nil: undefined })
   })
+  for (const [name, property] of others)
+    fields.push(
+      fc.oneof(
+        { weight: 2, arbitrary: fc.constant(undefined) },
+        { weight: 1, arbitrary: validNode(property).map((v): [string, JsonNode] => [name, v]) },
+      ),
+    )
   const extras = fc.array(fc.tuple(unknownKeys, unknownValue), { maxLength: 2 })
   return fc.tuple(fc.tuple(...fields), extras, fc.boolean()).map(([own, extra, duplicate]) => {
     const entries = own.filter((e): e is [string, JsonNode] => e !== undefined)
@@ -458,8 +470,9 @@ export function probesOf(entry: OperationEntry, bodyLimit: number): fc.Arbitrary
       parts.bodyValue = value(body)
       parts.contentType = type.type
       features.push(...bodyFeatures(body), ...type.features)
+      // The path names the plant where it has an id; a body's id where it does not (a create).
       const bodyId = (parts.bodyValue as Record<string, unknown>).id
-      if (typeof bodyId === 'bigint') id = bodyId
+      if (typeof bodyId === 'bigint' && id === undefined) id = bodyId
     }
     if (id !== undefined) parts.id = id
     return parts
@@ -627,10 +640,16 @@ export function probeArbitrary(
   idBase = 0n,
 ): fc.Arbitrary<Probe> {
   ids = idArbitraryFrom(idBase)
+  for (const entry of operations) {
+    const body = entry.operation.requestBody?.content[JSON_TYPE]?.schema
+    for (const [name, schema] of Object.entries(body ? flatten(body).properties : {}))
+      if (!namedElsewhere.has(name)) namedElsewhere.set(name, schema)
+  }
   try {
     return fc.oneof(...operations.map((entry) => probesOf(entry, bodyLimit)))
   } finally {
     ids = idArbitrary
+    namedElsewhere = new Map()
   }
 }
 

@@ -62,6 +62,8 @@ export interface Api {
         itemFields: string[]
         /** The integer query parameter that sizes a page, with its bounds. */
         pageSize: { name: string; min: number; max: number } | undefined
+        /** The string query parameters named for a field of the plants listed: each keeps the plants whose field holds exactly its value. */
+        filters: Array<{ name: string; schema: JsonSchema }>
       }
     | undefined
 }
@@ -169,11 +171,17 @@ export function deriveApi(operations: OperationEntry[]): Api {
     )
     const min = (sizeParam?.schema?.minimum as number | undefined) ?? 1
     const max = (sizeParam?.schema?.maximum as number | undefined) ?? 100
+    const itemFields = fieldsOf(jsonSchemaOf(listEntry.operation.responses[String(success)]?.content))
+    const filters = listEntry.parameters
+      .filter((p) => p.in === 'query' && p.schema && flatten(p.schema).type === 'string')
+      .filter((p) => itemFields.includes(p.name) && p.name !== keyField)
+      .map((p) => ({ name: p.name, schema: p.schema as JsonSchema }))
     list = {
       entry: listEntry,
       success,
-      itemFields: fieldsOf(jsonSchemaOf(listEntry.operation.responses[String(success)]?.content)),
+      itemFields,
       pageSize: sizeParam ? { name: sizeParam.name, min, max } : undefined,
+      filters,
     }
   }
   return {
@@ -204,7 +212,7 @@ export function describeApi(api: Api): string[] {
         `linked (${l.link}): ${l.entry.operationId} (${l.entry.method.toUpperCase()} ${l.entry.path}), ${l.parameters.map((p) => `${p.in} ${p.name}`).join(', ')} = $request.body#${api.keyPointer}${l.bodySchema ? ', body from its schema' : ''}`,
     ),
     api.list
-      ? `list: ${api.list.entry.operationId} (GET ${api.list.entry.path}), following Link${api.list.pageSize ? `, ${api.list.pageSize.name} ${api.list.pageSize.min}..${Math.min(api.list.pageSize.max, api.list.pageSize.min + SMALL_PAGES - 1)}` : ''}`
+      ? `list: ${api.list.entry.operationId} (GET ${api.list.entry.path}), following Link${api.list.pageSize ? `, ${api.list.pageSize.name} ${api.list.pageSize.min}..${Math.min(api.list.pageSize.max, api.list.pageSize.min + SMALL_PAGES - 1)}` : ''}${api.list.filters.map((f) => `, ${f.name} as held or a near miss of it`).join('')}, creating and deleting between page reads`
       : 'list: none (no GET on the create path)',
   ]
 }

@@ -3,9 +3,22 @@
 import { INT64_MAX, INT64_MIN } from '@plant-store/core'
 import fc from 'fast-check'
 import { flatten, type JsonSchema } from '../document.js'
+import { COMPOSED } from '../requests/filter-values.js'
 import { escapePointer } from './json-pointer.js'
 
-const WORDS = ['Basil', 'Fern', 'Mint', 'Thai basil', 'Oak', 'herb', 'tree', '']
+// `café` in both Unicode forms: the same text as two strings, which an exact filter tells apart.
+const WORDS = [
+  'Basil',
+  'Fern',
+  'Mint',
+  'Thai basil',
+  'Oak',
+  'herb',
+  'tree',
+  '',
+  COMPOSED,
+  COMPOSED.normalize('NFD'),
+]
 
 /** Values of a schema, with the arbitraries in `overrides` (by JSON pointer) standing in for parts of it. */
 export function valueArbitrary(

@@ -11,6 +11,7 @@ import type { Phase, Real } from './real.js'
 import {
   expectList,
   keyText,
+  type ListFilter,
   ownerHint,
   type Plant,
   type PrincipalModel,
@@ -25,42 +26,63 @@ export function project(plant: Plant, fields: string[]): Plant {
 
 const MAX_PAGES = 200
 
+/** One walk through the list: its page size, its filter, and what it writes between two page reads. */
+export interface Walk {
+  limit?: number | undefined
+  filter?: ListFilter | undefined
+  /**
+   * Called after each page that links to another, before that one is read, with the keys listed so
+   * far: writes, each sent and judged against the model, which they change.
+   */
+  between?: ((page: number, listed: bigint[]) => Promise<void>) | undefined
+}
+
 /**
- * Walks the list through every page and checks it against the model: each page at most `limit`
- * plants, ascending ids with no gap and no repeat, and a Link exactly when more plants follow.
+ * Walks the list through every page and checks each page against the model as it is when the page is
+ * read (the document's paging: a page starts after the last plant of the page before): at most
+ * `limit` plants, ascending ids, no plant twice, no plant the model holds past the last one listed
+ * skipped, only plants the filter keeps, and a Link exactly when more plants follow.
  */
 export async function walkList(
   api: Api,
   model: StoreModel,
   real: Real,
   principal: number,
-  limit: number | undefined,
+  walk: Walk,
   phase: Phase,
 ): Promise<void> {
   const list = api.list
   if (!list) return
+  const { limit, filter } = walk
   const self = model.principals[principal] as PrincipalModel
-  const expected = expectList(self, api.keyField).map((p) => project(p, list.itemFields))
-  const wanted = expected.map(canonical)
   const pageMax =
     limit ??
     (list.entry.parameters.find((p) => p.name === list.pageSize?.name)?.schema?.default as
       | number
       | undefined) ??
     Number.POSITIVE_INFINITY
-  const query = limit !== undefined && list.pageSize ? `?${list.pageSize.name}=${limit}` : ''
-  let address: string | undefined = `${list.entry.path}${query}`
+  const query = [
+    ...(limit !== undefined && list.pageSize ? [`${list.pageSize.name}=${limit}`] : []),
+    ...(filter ? [`${encodeURIComponent(filter.name)}=${encodeURIComponent(filter.value)}`] : []),
+  ].join('&')
+  let address: string | undefined = `${list.entry.path}${query ? `?${query}` : ''}`
   /** The page's address as messages show it. */
   let addressShown = address
   const seen: string[] = []
   const seenKeys: bigint[] = []
-  const where = `${list.entry.operationId} as p${principal}${limit === undefined ? '' : ` (limit ${limit})`}`
+  const where = `${list.entry.operationId} as p${principal}${limit === undefined ? '' : ` (limit ${limit})`}${filter ? `, ${filter.name} ${jsonText(filter.value)}` : ''}`
   const judging = api.judging ?? EXACT
   for (let page = 1; address !== undefined; page++) {
-    if (page > Math.min(expected.length + 2, MAX_PAGES))
+    // What this page holds, by the model as it is now: the plants the filter keeps, past the last one listed.
+    const last = seenKeys.at(-1)
+    const expected = expectList(self, api.keyField, filter)
+      .filter((plant) => last === undefined || (plant[api.keyField] as bigint) > last)
+      .map((p) => project(p, list.itemFields))
+    const wanted = expected.map(canonical)
+    if (page > Math.min(seen.length + expected.length + 2, MAX_PAGES))
       throw new Mismatch(
         'link_conformance',
-        `${where}: more than ${page - 1} pages for ${expected.length} plants`,
+        `${where}: more than ${page - 1} pages for ${seen.length + expected.length} plants`,
       )
     const answer: Answer = await real.send(
       principal,
@@ -102,6 +124,7 @@ export async function walkList(
         'link_conformance',
         `${where}: page ${page} is not in ascending order of id: ${jsonText(keys)}`,
       )
+    const modelShown = `the model${last === undefined ? '' : ` past ${keyText(last)}`}: [${wanted.join(', ')}]`
     for (const [i, item] of items.entries()) {
       const text = canonical(item)
       const key = (item as Plant)[api.keyField]
@@ -110,21 +133,21 @@ export async function walkList(
         if (seenKeys.some((k) => k === key))
           throw new Mismatch(
             'link_conformance',
-            `${where}: ${at} repeats plant ${keyText(key)}${through}: ${text}`,
+            `${where}: ${at} repeats plant ${keyText(key)}${through}: ${text}\n    ${modelShown}`,
           )
-        const last = seenKeys.at(-1)
-        if (last !== undefined && key < last)
+        const before = seenKeys.at(-1)
+        if (before !== undefined && key < before)
           throw new Mismatch(
             'link_conformance',
-            `${where}: ${at}: plant ${keyText(key)} after ${keyText(last)}${through}, not ascending`,
+            `${where}: ${at}: plant ${keyText(key)} after ${keyText(before)}${through}, not ascending`,
           )
       }
-      const wantPlant = expected[seen.length]
+      const wantPlant = expected[i]
       const problem =
         wantPlant === undefined
           ? 'the model has no more plants'
           : judging.exact
-            ? text === wanted[seen.length]
+            ? text === wanted[i]
               ? undefined
               : 'not the model’s next plant'
             : plantProblem(list.entry.operationId, item, wantPlant, list.itemFields, judging)
@@ -134,14 +157,14 @@ export async function walkList(
         const check = skipped ? 'link_conformance' : page > 1 ? 'link_conformance' : 'store_conformance'
         throw new Mismatch(
           isolationOr(hint, check),
-          `${where}: ${at}${through}: ${problem}${skipped ? ` (the model's ${wanted[seen.length]} is skipped)` : ''}${hint}\n    expected ${wanted[seen.length] ?? '(no more plants)'}\n    got      ${text}\n    the model: [${wanted.join(', ')}]`,
+          `${where}: ${at}${through}: ${problem}${skipped ? ` (the model's ${wanted[i]} is skipped)` : ''}${hint}\n    expected ${wanted[i] ?? '(no more plants)'}\n    got      ${text}\n    ${modelShown}`,
         )
       }
       seen.push(text)
       if (typeof key === 'bigint') seenKeys.push(key)
     }
     const next = nextAddress(answer.headers.link)
-    const more = seen.length < wanted.length
+    const more = expected.length > items.length
     if (next && !more)
       throw new Mismatch(
         'link_conformance',
@@ -150,7 +173,7 @@ export async function walkList(
     if (!next && more)
       throw new Mismatch(
         'link_conformance',
-        `${where}: page ${page} has no Link, but ${wanted.length - seen.length} more plants follow: [${wanted.slice(seen.length).join(', ')}]`,
+        `${where}: page ${page} has no Link, but ${expected.length - items.length} more plants follow: [${wanted.slice(items.length).join(', ')}]`,
       )
     if (next === undefined) return
     // Resolved against the address the page came from (RFC 3986 §5), whatever form the target has.
@@ -159,5 +182,6 @@ export async function walkList(
     addressShown = shownAddress(address, from)
     const leaves = linkLeaves(address, from)
     if (leaves) throw new Mismatch('link_conformance', `${where}: page ${page}: ${leaves}`)
+    await walk.between?.(page, [...seenKeys])
   }
 }

@@ -92,7 +92,7 @@ export async function runTarget(settings: RunSettings): Promise<RunResult> {
       await fc.asyncModelRun(() => ({ model, real: session }), cmds)
       // Whatever the sequence did, each principal's whole store ends as the model's.
       for (let p = 0; p < PRINCIPALS; p++)
-        await walkList(api, model, session, p, api.list?.pageSize?.max, 'final check')
+        await walkList(api, model, session, p, { limit: api.list?.pageSize?.max }, 'final check')
       passed = true
     } catch (error) {
       lastFailure = { log: session.log, error }

@@ -155,9 +155,21 @@ export function expectLinked(
   }
 }
 
-/** The list operation: every plant of the principal, in ascending order of key, across all pages. */
-export function expectList(principal: PrincipalModel, keyField: string): Plant[] {
-  return [...principal.plants.values()].sort(byKey(keyField))
+/** A list's filter: the query parameter, named for the field it keeps plants by, and its value. */
+export interface ListFilter {
+  name: string
+  value: string
+}
+
+/**
+ * The list operation: every plant of the principal, in ascending order of key, across all pages; with
+ * a filter, only those whose field holds exactly its value (the same string: case, spaces and Unicode
+ * form count).
+ */
+export function expectList(principal: PrincipalModel, keyField: string, filter?: ListFilter): Plant[] {
+  return [...principal.plants.values()]
+    .filter((plant) => filter === undefined || plant[filter.name] === filter.value)
+    .sort(byKey(keyField))
 }
 
 /**

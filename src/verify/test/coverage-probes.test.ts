@@ -4,7 +4,7 @@
 import { BODY_LIMIT, INT64_MAX, INT64_MIN } from '@plant-store/core'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { flatten, type JsonSchema, loadDocument, type OperationEntry } from '../document.js'
-import { coverageProbes } from '../requests/coverage-phase.js'
+import { coveragePlant, coverageProbes } from '../requests/coverage-phase.js'
 import { codePoints, describeProbe, type Probe } from '../requests/generated.js'
 
 const ID_BASE = 1_000_000_000_000n
@@ -156,6 +156,28 @@ describe('coverage probes of the shipped document', () => {
     const longest = of('listPlants').find((p) => p.covers?.startsWith('longest query'))
     expect(longest?.defect).toBeUndefined()
     expect(longest?.query.limit).toBe(String(max))
+  })
+
+  it('ask for tags that differ from a held one by case, spaces, a prefix and the Unicode form', () => {
+    const near = of('listPlants').filter((p) => p.covers?.includes(' of the held '))
+    const asked = near.map((p) => p.query.tag)
+    for (const tag of ['HERB', ' herb ', 'her', 'CAF\u00c9', ' caf\u00e9 ', 'caf', 'cafe\u0301'])
+      expect(asked).toContain(tag)
+    for (const p of near) expect(p.defect, p.covers).toBeUndefined()
+    // The other form is the same text, another string: what the coverage plant holds, decomposed.
+    const unicode = near.find((p) => p.covers?.includes('another Unicode form'))
+    expect(unicode?.query.tag?.normalize('NFC')).toBe(coveragePlant(operations, ID_BASE).tag)
+    expect(unicode?.query.tag).not.toBe(coveragePlant(operations, ID_BASE).tag)
+    expect(coveragePlant(operations, ID_BASE).id).toBe(ID_BASE + 100n)
+  })
+
+  it('send a replace whose body carries an id, naming the plant of its path all the same', () => {
+    const p = one('replacePlant', 'body: id, a key another schema names (valid)')
+    expect(p.defect).toBeUndefined()
+    const body = p.bodyValue as { id: bigint }
+    expect(p.path).toBe(`/plants/${ID_BASE + 1n}`)
+    expect(p.id).toBe(ID_BASE + 1n)
+    expect(body.id).not.toBe(p.id)
   })
 
   it('send getPlant ids at the int64 edges as valid, and ids that are not int64s as invalid', () => {

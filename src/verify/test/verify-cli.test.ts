@@ -169,7 +169,8 @@ describe('plant-store-verify', () => {
       expect(again.exit, `${replay}\n${again.output}`).toBe(1)
       expect(again.output).toContain('listPlants')
     }
-  })
+    // A run and one replay per layer that failed (examples, generated, stateful), each a Node process.
+  }, 120_000)
 })
 
 describe('a server whose principals already own plants', () => {

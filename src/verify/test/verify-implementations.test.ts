@@ -97,4 +97,27 @@ describe('the verifier, against a store built on Express', () => {
     },
     120_000,
   )
+
+  // Bugs no single request shows by chance: a filter that keeps more than the value asked for (the
+  // coverage phase asks for near misses of each held tag), a replace that follows a body's `id` (the
+  // coverage phase sends one), and pages by position (the sequences write between page reads).
+  const everySeed: [string, string, 'generated' | 'stateful'][] = [
+    ['tag-filter-loose', 'store_conformance', 'generated'],
+    ['put-follows-body-id', 'store_conformance', 'generated'],
+    ['offset-cursor', 'link_conformance', 'stateful'],
+  ]
+  it.each(everySeed.flatMap((bug) => [1, 2, 20261125].map((seed) => [...bug, seed] as const)))(
+    'catches the bug %s with %s in the %s layer (seed %i)',
+    async (bug, check, layer, seed) => {
+      const store = await expressStore({ BUG: bug })
+      const results = await verify({ baseUrl: store.url, tokens, seed, only: [layer], ...SMALL })
+      const found = new Set(results.failures.map((f) => f.check))
+      expect(
+        found.has(check as never),
+        `${bug}: found ${[...found].join(', ') || 'nothing'}\n${summary(results)}`,
+      ).toBe(true)
+      await store.stop()
+    },
+    120_000,
+  )
 })

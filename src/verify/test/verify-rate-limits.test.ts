@@ -1,12 +1,17 @@
 // How the verifier meets a server's rate limits: a refused token's quota counted apart from each
 // principal's, a declared quota waited out before a request it would refuse, a 429 after it by its
 // Retry-After, each wait said on the progress line with what it waits for and how long, and a server
-// without any limit never waited for.
+// without any limit never waited for. A default run fits within the quotas a server declares: its
+// sizes within a principal's, its refused-token cases within the failed authentications', the most
+// telling first.
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
-import { declaredQuota, retryAfterMs, waitLine, waitProgress } from '../rate-limits.js'
+import { loadDocument } from '../document.js'
+import { COSTS, fitToQuota } from '../quota-fit.js'
+import { declaredPolicy, declaredQuota, retryAfterMs, waitLine, waitProgress } from '../rate-limits.js'
 import { ProgressLog, TerminalProgress } from '../report/ci.js'
+import { RefusedTokens, refusedCases } from '../requests/refused-tokens.js'
 import { Subject } from '../subject.js'
 
 const TOKENS = ['token-a', 'token-b'] as const
@@ -49,7 +54,9 @@ describe('the verifier’s waits for a rate limit', () => {
       'security 3/40: getPlant · no token · waiting 1 s: 429 on failed authentication, Retry-After 1',
     ])
     expect(subject.requests).toBe(2)
-    expect(subject.limits.totalMs).toBeGreaterThanOrEqual(1000)
+    // Retry-After counts from the 429's arrival: the millisecond or two spent reading it is not waited again.
+    expect(subject.limits.totalMs).toBeGreaterThanOrEqual(990)
+    expect(subject.limits.totalMs).toBeLessThanOrEqual(1000)
     expect(subject.limits.summary()).toMatch(
       /^the run waited \d+\.\d s in all for the server’s rate limits: \d+\.\d s for failed authentication \(429 once\)$/,
     )
@@ -82,6 +89,8 @@ describe('the verifier’s waits for a rate limit', () => {
       'waiting 1 s: the server’s quota for failed authentication is spent (RateLimit "failed-auth";r=0;t=1)',
     ])
     expect(subject.limits.summary()).toMatch(/for failed authentication \(its declared quota spent once\)$/)
+    expect(subject.sent).toEqual({ 0: 1, 1: 0, refused: 3 })
+    expect(subject.limits.policy('refused')).toMatchObject({ quota: 2, windowSeconds: 1 })
   })
 
   it('never waits for a server without a limit', async () => {
@@ -145,5 +154,133 @@ describe('the verifier’s waits for a rate limit', () => {
       'generated 1376/2157 · waiting 41 s: 429 on failed authentication, Retry-After 41',
     ])
     terminal.stop()
+  })
+})
+
+describe('a default run fitted to the server’s quotas', () => {
+  it('reads the quota a server declares in each form the RateLimit drafts give it', () => {
+    expect(declaredPolicy({ 'ratelimit-policy': '"default";q=1000;w=60' })).toEqual({
+      quota: 1000,
+      windowSeconds: 60,
+      said: 'RateLimit-Policy "default";q=1000;w=60',
+    })
+    // Of several, the one that allows the fewest requests a minute; a quota of another unit is not requests.
+    expect(
+      declaredPolicy({
+        'ratelimit-policy': '"burst";q=100;w=1, "daily";q=5000;w=86400, "bytes";q=10;qu="content-bytes";w=1',
+      }),
+    ).toMatchObject({ quota: 5000, windowSeconds: 86400 })
+    expect(declaredPolicy({ 'ratelimit-policy': '100;w=60' })).toMatchObject({
+      quota: 100,
+      windowSeconds: 60,
+    })
+    expect(declaredPolicy({ ratelimit: 'limit=20, remaining=3, reset=7' })).toMatchObject({
+      quota: 20,
+      windowSeconds: undefined,
+    })
+    expect(declaredPolicy({ 'ratelimit-limit': '1000' })).toMatchObject({ quota: 1000 })
+    expect(declaredPolicy({ ratelimit: '"default";r=999;t=60' })).toBeUndefined()
+  })
+
+  const kit = { quota: 1000, windowSeconds: 60, said: 'RateLimit-Policy "default";q=1000;w=60' }
+  const input = {
+    policies: [kit, kit] as const,
+    spent: [80, 8] as const,
+    coverage: 142,
+    generated: true,
+    stateful: true,
+    defaults: { requests: 2000, sequences: 200 },
+  }
+  /** What the first principal would send, at each kind of work's cost. */
+  const firstPrincipal = (fit: { requests: number; sequences: number }) =>
+    input.spent[0] +
+    input.coverage * COSTS.coverage +
+    fit.requests * COSTS.generated +
+    fit.sequences * COSTS.sequence
+
+  it('sizes the generated requests and sequences to fit a principal’s quota, in the defaults’ proportion', () => {
+    const fit = fitToQuota(input)
+    if (!fit) throw new Error('no fit for a quota of 1000 a minute')
+    expect(firstPrincipal(fit)).toBeLessThanOrEqual(1000)
+    expect(firstPrincipal({ requests: fit.requests + 10, sequences: fit.sequences + 1 })).toBeGreaterThan(950)
+    expect(fit.requests).toBe(fit.sequences * 10)
+    expect(fit.note).toBe(
+      `the server allows 1000 requests a minute per principal (RateLimit-Policy "default";q=1000;w=60): this run sends ${fit.requests} generated requests and ${fit.sequences} sequences; give --requests and --sequences to send more, waiting for the quota`,
+    )
+    // One layer alone has the quota to itself.
+    const sequencesOnly = fitToQuota({ ...input, generated: false, coverage: 0 })
+    expect(sequencesOnly?.sequences).toBeGreaterThan(fit.sequences)
+    expect(sequencesOnly?.note).toMatch(/this run sends \d+ sequences; give --sequences to send more/)
+  })
+
+  it('keeps the defaults where they fit or no quota is declared, and counts a short window a minute long', () => {
+    expect(fitToQuota({ ...input, policies: [undefined, undefined] })).toBeUndefined()
+    const generous = {
+      quota: 100_000_000,
+      windowSeconds: 60,
+      said: 'RateLimit-Policy "default";q=100000000;w=60',
+    }
+    expect(fitToQuota({ ...input, policies: [generous, generous] })).toBeUndefined()
+    // 100 a second is 6000 a minute: the defaults fit.
+    const perSecond = { quota: 100, windowSeconds: 1, said: 'RateLimit-Policy "default";q=100;w=1' }
+    expect(fitToQuota({ ...input, policies: [perSecond, perSecond] })).toBeUndefined()
+    const tiny = { quota: 50, windowSeconds: 60, said: 'RateLimit-Policy "default";q=50;w=60' }
+    expect(fitToQuota({ ...input, policies: [tiny, undefined] })).toMatchObject({
+      requests: 10,
+      sequences: 1,
+      note: expect.stringMatching(
+        /this run sends 10 generated requests and 1 sequence, more than the quota holds even so;/,
+      ),
+    })
+  })
+
+  it('sends every operation no token and a token no principal holds first, then each other case to one operation', async () => {
+    const { operations } = await loadDocument(undefined, 'interface')
+    const cases = refusedCases(operations)
+    const secured = operations.filter((e) => e.secured)
+    const label = (id: string) => id.split(' · ')[1]
+    const firsts = cases.slice(0, 2 * secured.length)
+    expect(new Set(firsts.map((c) => c.id)).size).toBe(2 * secured.length)
+    expect(new Set(firsts.map((c) => label(c.id)))).toEqual(
+      new Set(['no token', 'a token no principal holds']),
+    )
+    const others = new Set(
+      cases.map((c) => label(c.id)).filter((l) => !firsts.some((c) => label(c.id) === l)),
+    )
+    const next = cases.slice(firsts.length, firsts.length + others.size)
+    expect(new Set(next.map((c) => label(c.id)))).toEqual(others)
+    // Spread: no operation gets a second of these before every operation has one.
+    const byOperation = new Map<string, number>()
+    for (const c of next)
+      byOperation.set(c.entry.operationId, (byOperation.get(c.entry.operationId) ?? 0) + 1)
+    expect(Math.max(...byOperation.values()) - Math.min(...byOperation.values())).toBeLessThanOrEqual(1)
+    expect(byOperation.size).toBe(Math.min(secured.length, others.size))
+  })
+
+  it('leaves out, and says so, a case that meets the spent quota in a default run; an example’s case is sent whatever it', async () => {
+    const { operations } = await loadDocument(undefined, 'interface')
+    const cases = refusedCases(operations)
+    let room = 3
+    const refusals = new RefusedTokens(() => room <= 0)
+    const [example, ...rest] = cases
+    if (!example) throw new Error('no refused-token case')
+    room = 0
+    refusals.sending(example.entry.operationId, example.request)
+    room = 3
+    const sent = rest.filter((c) => refusals.first(c.entry.operationId, c.request) && room-- > 0)
+    expect(sent).toHaveLength(3)
+    // Once sent or left out, a case is not sent again.
+    expect(refusals.first(example.entry.operationId, example.request)).toBe(false)
+    expect(rest.filter((c) => refusals.first(c.entry.operationId, c.request))).toEqual([])
+    expect(refusals.leftCount).toBe(cases.length - 4)
+    expect(refusals.leftOutNote('RateLimit-Policy "failed-auth";q=4;w=60')).toMatch(
+      new RegExp(
+        `^refused-token cases: 4 sent, ${cases.length - 4} left out to keep to the server’s quota for failed authentications \\(RateLimit-Policy "failed-auth";q=4;w=60\\) instead of waiting for it: .*; give --requests and --sequences to send every case, waiting for the quota$`,
+      ),
+    )
+    // Without a quota to keep to (a run given its sizes), every case is sent.
+    const all = new RefusedTokens()
+    expect(cases.filter((c) => all.first(c.entry.operationId, c.request))).toHaveLength(cases.length)
+    expect(all.leftOutNote(undefined)).toBeUndefined()
   })
 })
