@@ -13,7 +13,7 @@ import { roleOf } from '../judge/accepted-statuses.js'
 import { consumerReadFindings, handled } from '../judge/consumer-reads.js'
 import { pagesAfter } from '../judge/links.js'
 import { judge, readBackFindings } from '../judge/listing.js'
-import { Housekeeping, Principal } from '../judge/principal.js'
+import { Housekeeping, namedIds, Principal } from '../judge/principal.js'
 import type { State } from '../judge/state.js'
 import { parametersOf } from '../report/coverage.js'
 import { type ConsumerPlan, consumerProbes } from '../requests/consumer-probes.js'
@@ -121,7 +121,7 @@ export async function runConsumer(
       if (
         !undone &&
         !(await settle(ctx, `restoring the plants after request ${i + 1}`, replayOf(i), () =>
-          principal.reset(probe.id),
+          principal.reset(...namedIds(probe)),
         ))
       )
         return
