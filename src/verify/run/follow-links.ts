@@ -3,7 +3,7 @@
 // the page (the store may have changed between two pages, on purpose).
 import { nextAddress } from '@plant-store/core'
 import type { Probe } from '../cases/probe.js'
-import { bodyOf, type HttpExchange } from '../checks/exchange.js'
+import { bodyOf, type ConsumerView, type HttpExchange } from '../checks/exchange.js'
 import type { RequestSpec } from '../http.js'
 import type { Verdict } from '../judge/judge.js'
 import { linkLeaves, resolveLink } from '../judge/links.js'
@@ -51,7 +51,8 @@ export async function followLinks(
 
 /**
  * A generated request's listing, its first page judged, followed to its end as the principal holding
- * `token`: each page must hold the caller's plants in `state` past the last one listed before it.
+ * `token`: each page must hold the caller's plants in `state` past the last one listed before it. A
+ * consumer's request names the consumer on every page too, which it reads as it reads the first.
  */
 export function followProbeListing(
   ctx: Context,
@@ -59,6 +60,7 @@ export function followProbeListing(
   state: State,
   token: string,
   first: JudgedPage,
+  consumer?: ConsumerView,
 ): Promise<Verdict[]> {
   return followLinks(first, async (address, number, listed) => {
     const request: RequestSpec = { method: 'GET', path: address, auth: { kind: 'principal' } }
@@ -75,6 +77,7 @@ export function followProbeListing(
         fields: PLANT_FIELDS,
         listed,
       },
+      ...(consumer ? { consumer } : {}),
     }
     return { exchange, verdict: ctx.judge(exchange) }
   })
