@@ -53,6 +53,7 @@ interface Chunk {
 /** The packages' sources, for a build that needs no `npm run build` first (the test's). */
 const sources = [
   ['@plant-store/core/validation', 'src/core/lib/validation.ts'],
+  ['@plant-store/core/contract', 'src/core/contract.ts'],
   ['@plant-store/core', 'src/core/index.ts'],
   ['@plant-store/msw', 'src/msw/index.ts'],
   ['@plant-store/client', 'src/client/index.ts'],

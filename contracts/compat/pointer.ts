@@ -1,7 +1,7 @@
 // JSON pointers (RFC 6901): built by the engine for each change, followed by the tests to edit fixtures.
 
 export const escapeToken = (token: string) => token.replaceAll('~', '~0').replaceAll('/', '~1')
-const unescapeToken = (token: string) => token.replaceAll('~1', '/').replaceAll('~0', '~')
+export const unescapeToken = (token: string) => token.replaceAll('~1', '/').replaceAll('~0', '~')
 
 /** `at('/paths', '/plants', 'post')` is `/paths/~1plants/post`. */
 export const at = (pointer: string, ...tokens: (string | number)[]) =>

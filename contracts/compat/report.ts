@@ -1,4 +1,13 @@
 // Writes the gate's verdict three ways: lines for the terminal, Markdown and JUnit for reports/.
+import {
+  consumerCases,
+  consumerFailures,
+  consumerLines,
+  consumerMarkdown,
+  consumerNote,
+  consumersPass,
+} from './consumer-report.js'
+import type { ConsumerReport } from './consumers.js'
 import type { ClassifiedChange, Verdict } from './policy.js'
 import { type RuleId, ruleIds, rules } from './rules.js'
 
@@ -21,6 +30,8 @@ export interface ReportInput {
   baseName: string
   changelogName: string
   replay?: ReplayResult
+  /** The recorded consumers judged against the draft, when a folder of them was given. */
+  consumers?: ConsumerReport
 }
 
 const order = { breaking: 0, review: 1, 'non-breaking': 2 } as const
@@ -44,14 +55,23 @@ const verdictOf = (change: ClassifiedChange, changelogName: string, section?: st
       ? `allowed by ${changelogName} ${section ?? 'Unreleased (accepted within the released major)'}: ${change.allowedBy}`
       : `NOT ALLOWED: ${change.notAccepted ?? 'not listed under a new major version'}`
 
-export const passed = ({ verdict, replay }: ReportInput) =>
-  verdict.problems.length === 0 && verdict.history.length === 0 && (replay === undefined || replay.ok)
+export const passed = ({ verdict, replay, consumers }: ReportInput) =>
+  verdict.problems.length === 0 &&
+  verdict.history.length === 0 &&
+  (replay === undefined || replay.ok) &&
+  consumersPass(consumers)
 
 /** The lines the run prints: one per change (its detail indented below it), then the verdict. */
 export const consoleLines = (input: ReportInput): string[] => [...changeLines(input), ...verdictLines(input)]
 
 /** The heading and one line per change, its detail indented below it. */
-export function changeLines({ verdict, specName, baseName, changelogName }: ReportInput): string[] {
+export function changeLines({
+  verdict,
+  specName,
+  baseName,
+  changelogName,
+  consumers,
+}: ReportInput): string[] {
   const lines = [
     `Compatibility of ${specName} (${verdict.headVersion}) with the released ${baseName} (${verdict.baseVersion})`,
     '',
@@ -63,10 +83,11 @@ export function changeLines({ verdict, specName, baseName, changelogName }: Repo
     lines.push(
       `${change.class.padEnd(12)}  ${change.pointer.padEnd(width)}  ${change.rule.padEnd(ruleWidth)}  — ${whom(change)}`,
     )
-    const note = verdictOf(change, changelogName, verdict.section)
-    lines.push(`${' '.repeat(14)}${change.detail}${note ? `; ${note}` : ''}`)
+    const notes = [verdictOf(change, changelogName, verdict.section), consumerNote(change, consumers)]
+    lines.push(`${' '.repeat(14)}${[change.detail, ...notes.filter(Boolean)].join('; ')}`)
   }
   if (changes.length === 0) lines.push('No change to the interface.')
+  lines.push(...consumerLines(consumers))
   return lines
 }
 
@@ -75,7 +96,8 @@ export function verdictLines(input: ReportInput): string[] {
   const { verdict, replay } = input
   const lines = ['', summary(verdict)]
   if (replay) lines.push(replayLine(replay))
-  for (const problem of [...verdict.problems, ...verdict.history]) lines.push(`FAIL: ${problem}`)
+  for (const problem of [...verdict.problems, ...verdict.history, ...consumerFailures(input.consumers)])
+    lines.push(`FAIL: ${problem}`)
   if (replay && !replay.ok)
     lines.push(
       `FAIL: the current server no longer does what ${replay.document} promised: see the failed examples above`,
@@ -87,6 +109,9 @@ export function verdictLines(input: ReportInput): string[] {
         ? `ok: each of the ${allowedBreaking} breaking change(s) is listed in the changelog, which tells clients of the released document`
         : 'ok: no change breaks a client of the released document',
     )
+  const served = input.consumers?.verdicts.length ?? 0
+  if (passed(input) && served > 0)
+    lines.push(`ok: the draft serves each of the ${served} recorded consumer(s) as before`)
   return lines
 }
 
@@ -120,7 +145,7 @@ export function markdown(input: ReportInput): string {
     `**Result: ${passed(input) ? 'pass' : 'FAIL'}.** ${summary(verdict)}.`,
     '',
   ]
-  const failures = [...verdict.problems, ...verdict.history]
+  const failures = [...verdict.problems, ...verdict.history, ...consumerFailures(input.consumers)]
   for (const problem of failures) out.push(`- FAIL: ${cell(problem)}`)
   if (replay && !replay.ok)
     out.push(`- FAIL: the current server no longer does what ${replay.document} promised`)
@@ -134,10 +159,11 @@ export function markdown(input: ReportInput): string {
     )
     for (const c of sorted(verdict.changes))
       out.push(
-        `| ${c.class} | \`${cell(c.pointer)}\` | \`${c.rule}\` | ${whom(c)} | ${cell(c.detail)} | ${cell(verdictOf(c, changelogName, verdict.section))} |`,
+        `| ${c.class} | \`${cell(c.pointer)}\` | \`${c.rule}\` | ${whom(c)} | ${cell(c.detail)} | ${cell([verdictOf(c, changelogName, verdict.section), consumerNote(c, input.consumers)].filter(Boolean).join('; '))} |`,
       )
     out.push('')
   }
+  out.push(...consumerMarkdown(input.consumers))
   out.push('## Behaviour replay', '')
   out.push(
     replay
@@ -208,6 +234,8 @@ export function junit(input: ReportInput): string {
   const suites = [
     { name: 'compatibility: document diff', cases: diffCases, out: others.map(line).join('\n') },
   ]
+  if (input.consumers)
+    suites.push({ name: 'compatibility: recorded consumers', cases: consumerCases(input.consumers), out: '' })
   if (replay && !replay.skipped)
     suites.push({
       name: 'compatibility: behaviour replay',

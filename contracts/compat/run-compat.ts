@@ -1,19 +1,22 @@
 // `npm run compat`: compares spec/openapi.yaml with the last released document (spec/released/), applies
 // the policy of spec/CHANGELOG.md, then replays the released document's examples against the current
-// server. Writes reports/compat.md and reports/compat.junit.xml; exits 1 when a client would break.
+// server, and judges it against the consumer contracts the frontends recorded. Writes reports/compat.md
+// and reports/compat.junit.xml; exits 1 when a client would break, or a recorded consumer.
 //
 //   --spec PATH       the draft to judge (spec/openapi.yaml)
 //   --base PATH       the released document to judge it against (the highest version in spec/released/)
 //   --changelog PATH  the changelog (spec/CHANGELOG.md)
 //   --no-replay       the document diff alone, without starting the server
 //   --reports DIR     where compat.md and compat.junit.xml go (reports/)
+//   --consumers DIR   the recorded consumer contracts (contracts/consumers/, when it exists)
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join, relative, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { type Exit, repoRoot, runToExit } from '../../scripts/lib/processes.js'
-import { specPath } from '../../scripts/lib/spec.js'
+import { loadSpec, specPath } from '../../scripts/lib/spec.js'
+import { judgeConsumers } from './consumers.js'
 import { checkCompat, latestRelease } from './policy.js'
 import { changeLines, junit, markdown, passed, type ReplayResult, verdictLines } from './report.js'
 
@@ -24,6 +27,7 @@ const { values } = parseArgs({
     changelog: { type: 'string' },
     'no-replay': { type: 'boolean', default: false },
     reports: { type: 'string' },
+    consumers: { type: 'string' },
   },
 })
 
@@ -59,7 +63,29 @@ const verdict = await checkCompat({
   changelog,
   changelogName: name(changelog),
 })
-const input = { verdict, specName: name(spec), baseName: name(base), changelogName: name(changelog) }
+// The repository's own folder when it has one; a folder given that does not exist fails the run.
+const defaultConsumers = join(repoRoot, 'contracts', 'consumers')
+const consumersDir = values.consumers
+  ? resolve(values.consumers)
+  : existsSync(defaultConsumers)
+    ? defaultConsumers
+    : undefined
+const consumers = consumersDir
+  ? judgeConsumers({
+      folder: consumersDir,
+      name: name(consumersDir),
+      head: (await loadSpec(spec)).dereferenced,
+      base: (await loadSpec(base)).dereferenced,
+      changes: verdict.changes,
+    })
+  : undefined
+const input = {
+  verdict,
+  specName: name(spec),
+  baseName: name(base),
+  changelogName: name(changelog),
+  consumers,
+}
 for (const line of changeLines(input)) console.log(line)
 const replay = values['no-replay'] ? undefined : await replayReleased(base)
 for (const line of verdictLines({ ...input, replay })) console.log(line)

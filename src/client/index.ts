@@ -5,6 +5,7 @@ import createClient, { type Client, type Middleware } from 'openapi-fetch'
 import { parseExact, stringifyExact } from './exact-json.js'
 import type { components, paths } from './generated/client-types.js'
 import { int64Answers } from './generated/int64-answers.js'
+import { announceRequests, trackReads } from './read-tracking.js'
 
 export type { components, paths }
 // The document's schema names: a Plant (what a create answers), a NewPlant (what it takes), a
@@ -133,7 +134,9 @@ export function createPlantStoreClient({ baseUrl, token, fetch }: ClientOptions)
     headers: token === undefined ? {} : { authorization: `Bearer ${token}` },
     bodySerializer: stringifyExact,
   })
-  client.use(exactJson)
+  client.use(exactJson, announceRequests())
+  // While the plant store's handlers record a consumer contract, answers report what the app reads.
+  trackReads(client)
   /** The query of the page a Link points to, resolved against the answer it came with. */
   const linked = (response: Response): URLSearchParams | undefined => {
     const next = nextPage.exec(response.headers.get('link') ?? '')?.[1]

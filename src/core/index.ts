@@ -8,6 +8,7 @@ export type { components, operations, paths, webhooks } from './generated/openap
 export { requestValidators } from './generated/request-validators.js'
 export { bearerToken, challenge, tokenInvalid, tokenRequired } from './lib/bearer.js'
 export { type Check, checkOf, type SchemaDef, type Validate } from './lib/check.js'
+export * from './lib/consumer-contract.js'
 export { type ErrorBody, errorBody, HttpError } from './lib/errors.js'
 export { INT64_MAX, INT64_MIN, integerText, isInt64 } from './lib/int64.js'
 export { isUnicodeText, parseJsonBody } from './lib/json-body.js'

@@ -25,7 +25,9 @@ import {
   type SkippedExchange,
   type webhooks,
 } from '@plant-store/core'
+import type { SentRequest } from '@plant-store/core/contract'
 import { stringify } from 'lossless-json'
+import { contractRecording, type Recording } from './recording.js'
 
 export type Mode = 'stateful' | 'examples'
 
@@ -48,6 +50,11 @@ export interface PlantStoreOptions {
    * records). Exchanges that departed from the document are not imported: see `store.skipped`.
    */
   seed?: Har | string
+  /**
+   * The consumer's name in the contract recorded when PLANT_STORE_CONTRACT names a file. Default: the
+   * name in the package.json nearest the working directory.
+   */
+  consumer?: string
 }
 
 /** The plant of a newPlant event, as the webhook's body has it: `id` a bigint, every digit as sent. */
@@ -86,14 +93,24 @@ export class PlantStore {
   private overrides = new Map<string, Override[]>()
   private readonly permanent: NewPlantListener[]
   private listeners: NewPlantListener[] = []
+  private readonly recording: Recording | undefined
 
-  constructor({ mode = 'stateful', maxDelay = 10_000, document, onNewPlant, seed }: PlantStoreOptions = {}) {
+  constructor({
+    mode = 'stateful',
+    maxDelay = 10_000,
+    document,
+    onNewPlant,
+    seed,
+    consumer,
+  }: PlantStoreOptions = {}) {
     this.mode = mode
     this.maxDelay = maxDelay
     this.permanent = onNewPlant ? [onNewPlant] : []
     const dereferenced = dereference(structuredClone(document ?? handlerDocument))
     this.reader = new RequestReader(dereferenced, document ? {} : { validators: requestValidators })
     this.seeds = givenPlants(dereferenced)
+    this.recording = contractRecording(consumer)
+    void this.recording?.recorder.then((recorder) => recorder.register(dereferenced, this.reader.operations))
     if (seed !== undefined) {
       const state = readRecording(seed, this.reader.operations)
       this.recorded = state.principals
@@ -145,37 +162,59 @@ export class PlantStore {
     const path = url.pathname.slice(prefix.length)
     let delay = 0
     let secured = false
+    let entry: OperationEntry | undefined
+    let sent: SentRequest | undefined
+    let answer: Answer
     try {
       const prefer = preferences(request.headers.get('prefer'))
       delay = this.delayOf(prefer.get('delay'))
       const routed = this.reader.route(request.method, path)
       if (routed.refusal) throw routed.refusal
-      const { entry } = routed
+      entry = routed.entry
       secured = entry.secured
       const override = this.overrides.get(entry.operationId)?.shift()
       if (override === 'network-error' || prefer.has('network-error')) return { networkError: true, delay }
       if (override) {
         const body = override.body ?? errorBody(override.status, 'forced by the test')
-        return { response: respond({ status: override.status, body, headers: override.headers }), delay }
+        answer = { status: override.status, body, headers: override.headers }
+      } else {
+        const query = new URLSearchParams(url.search)
+        for (const name of controlParameters) query.delete(name)
+        let body: unknown
+        // Only when recording: the body as sent, before validation fills in a default.
+        const onBody = this.recording
+          ? (parsed: unknown) => {
+              body = structuredClone(parsed)
+            }
+          : undefined
+        const read = await this.reader.read(request, routed, query, onBody)
+        if (this.recording) sent = sentRequest(read.input, query, request.headers, body)
+        answer =
+          this.mode === 'examples'
+            ? exampleAnswer(read.entry, prefer, url.searchParams, query)
+            : await this.operate(read.entry, read.token ?? '', read.input)
+        if (read.entry.operationId === 'createPlant' && answer.status === 200)
+          this.announce((read.input as unknown as { body: NewPlantInput }).body, read.token ?? '')
       }
-      const query = new URLSearchParams(url.search)
-      for (const name of controlParameters) query.delete(name)
-      const read = await this.reader.read(request, routed, query)
-      const answer =
-        this.mode === 'examples'
-          ? exampleAnswer(read.entry, prefer, url.searchParams, query)
-          : await this.operate(read.entry, read.token ?? '', read.input)
-      if (read.entry.operationId === 'createPlant' && answer.status === 200)
-        this.announce((read.input as unknown as { body: NewPlantInput }).body, read.token ?? '')
-      return { response: respond(answer, secured), delay }
     } catch (error) {
       const { statusCode, message, headers } =
         error instanceof HttpError ? error : new HttpError(500, 'internal server error')
-      return {
-        response: respond({ status: statusCode, body: errorBody(statusCode, message), headers }, secured),
-        delay,
-      }
+      answer = { status: statusCode, body: errorBody(statusCode, message), headers }
     }
+    const response = respond(answer, secured)
+    if (this.recording && entry) {
+      const tracked = this.recording.claim(request.method, request.url)
+      const recorder = await this.recording.recorder
+      recorder.exchange({
+        entry,
+        sent,
+        status: answer.status,
+        body: answer.body,
+        headers: response.headers,
+        tracked,
+      })
+    }
+    return { response, delay }
   }
 
   private async operate(entry: OperationEntry, token: string, input: unknown): Promise<Answer> {
@@ -275,6 +314,24 @@ function exampleAnswer(
     headers[header.toLowerCase()] = String(value)
   }
   return { status, body, headers }
+}
+
+/** What the consumer sent: the parameters it gave (not the defaults validation filled in) and its body. */
+function sentRequest(
+  input: { params?: unknown; query?: unknown },
+  query: URLSearchParams,
+  headers: Headers,
+  body: unknown,
+): SentRequest {
+  const given = Object.entries((input.query ?? {}) as Record<string, unknown>).filter(([name]) =>
+    query.has(name),
+  )
+  return {
+    params: (input.params ?? {}) as Record<string, unknown>,
+    query: Object.fromEntries(given),
+    headers,
+    body,
+  }
 }
 
 /** A create's validated body: the id as the reader read it (a bigint or a safe number). */

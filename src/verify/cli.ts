@@ -2,10 +2,11 @@
 // plant-store-verify: checks a running plant store, by URL, against the OpenAPI document. Exit 0 when
 // every answer agrees with the document (and the coverage reaches --min-coverage), 1 when any
 // departs (or it does not), 2 for a usage error or a server that cannot be reached.
+import { readFileSync } from 'node:fs'
 import { relative } from 'node:path'
 import { parseArgs } from 'node:util'
 import SwaggerParser from '@apidevtools/swagger-parser'
-import { document as shipped } from '@plant-store/core'
+import { type ConsumerContract, parseContract, document as shipped } from '@plant-store/core'
 import { BUILT_IN_CHECKS } from './checks/registry.js'
 import { interfaceOf, loadDocument, type OperationEntry, PROFILES, type Profile } from './document.js'
 import { runReplay } from './proxy/replay-cli.js'
@@ -77,6 +78,12 @@ plants they already own are read first and left as they were, and the run delete
                          from the document or a difference from the recording. --junit, --report,
                          --json and --html write its reports as a run's
   --allow-differences    with --replay: report differences from the recording, fail only on departures
+  --consumer FILE        instead of the layers: replay a consumer's requests, from the consumer
+                         contract its tests recorded (@plant-store/msw, PLANT_STORE_CONTRACT): each
+                         operation it calls, at the lowest and the highest its values reached and
+                         --requests more drawn between (default ${DEFAULTS.consumerRequests}), the plants it
+                         names created first; each answer judged by the document and by
+                         what the consumer reads (every property it reads is there)
   --help                 this text (with your configuration's checks listed after the built-in ones)
 
 Checks:
@@ -134,6 +141,7 @@ function parse() {
       replay: { type: 'string' },
       'allow-differences': { type: 'boolean' },
       'print-document': { type: 'boolean' },
+      consumer: { type: 'string' },
     },
     allowPositionals: false,
   })
@@ -207,6 +215,16 @@ const seed = values.seed === undefined ? undefined : Number(values.seed)
 if (seed !== undefined && !Number.isSafeInteger(seed))
   usage(`--seed takes a whole number, not ${values.seed}`)
 
+let consumer: ConsumerContract | undefined
+if (values.consumer !== undefined) {
+  if (only) usage('--consumer replays the consumer’s requests alone: it goes without --only')
+  try {
+    consumer = parseContract(readFileSync(values.consumer, 'utf8'), values.consumer)
+  } catch (error) {
+    usage((error as NodeJS.ErrnoException).code ? `cannot read ${values.consumer}` : (error as Error).message)
+  }
+}
+
 const webhookSecret = values['webhook-secret'] ?? process.env.VERIFY_WEBHOOK_SECRET
 const webhookPort = values['webhook-listen']
 if (webhookPort !== undefined) {
@@ -261,7 +279,16 @@ try {
     ...(values['exclude-checks'] === undefined
       ? {}
       : { excludeChecks: list(values['exclude-checks']) ?? [] }),
-    ...(values.requests === undefined ? {} : { requests: positive('requests', values.requests) }),
+    ...(values.requests === undefined || consumer ? {} : { requests: positive('requests', values.requests) }),
+    ...(consumer && values.consumer
+      ? {
+          consumer: {
+            file: values.consumer,
+            contract: consumer,
+            perOperation: positive('requests', values.requests) ?? DEFAULTS.consumerRequests,
+          },
+        }
+      : {}),
     ...(values.sequences === undefined ? {} : { sequences: positive('sequences', values.sequences) }),
     ...(seed === undefined ? {} : { seed }),
     ...(values.case === undefined ? {} : { case: values.case }),

@@ -28,4 +28,5 @@ export {
   type OutgoingRequest,
   type VerifyConfig,
 } from './run/config.js'
+export type { ConsumerRun } from './run/context.js'
 export { DEFAULTS, type VerifyOptions, VerifyUsageError, verify } from './run/verify.js'

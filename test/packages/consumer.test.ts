@@ -2,15 +2,25 @@
 // (test/packages/consumer-app/) installed from the tarballs and the registry, type-checked strict, and
 // used in Chromium against the plant store three ways: MSW's service worker in the page (Vite's dev
 // server, and a preview of its build), the sandbox behind Vite's proxy, and the sandbox over CORS. In each
-// the app reads one plant, pages through the list, adds plants and shows a refusal's message.
-import { cp, mkdtemp, readFile, rm } from 'node:fs/promises'
+// the app reads one plant, pages through the list, adds plants and shows a refusal's message. Its own
+// vitest run records its consumer contract, which the compatibility gate then judges drafts against; its
+// own test in vitest's browser mode records one too, through @plant-store/msw/vitest.
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { JSON_SCHEMA, load } from 'js-yaml'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { generousLimits, sandbox } from '../../scripts/lib/commands.js'
-import { freePort, repoRoot, type Started, startProcess } from '../../scripts/lib/processes.js'
-import { chromiumMissing, launchChromium } from '../helpers/chromium.js'
+import { freePort, repoRoot, runToExit, type Started, startProcess } from '../../scripts/lib/processes.js'
+import {
+  joinContracts,
+  parseContract,
+  readPaths,
+  serializeContract,
+  specPath,
+} from '../../scripts/lib/spec.js'
+import { chromiumMissing, chromiumPath, launchChromium } from '../helpers/chromium.js'
 import { npmInstall, ownEnv, pack, range, run, runVitest } from './scratch.js'
 
 const missing = chromiumMissing()
@@ -42,6 +52,9 @@ beforeAll(async () => {
     ...Object.values(tarballs),
     // jsdom is the app's alone (the kit has none): the major its tests were written against.
     ...tools.map((name) => `${name}@${name === 'jsdom' ? '^31.0.1' : range(name)}`),
+    // Vitest's browser mode, driving the machine's Chromium: its provider goes with vitest's version.
+    `@vitest/browser-playwright@${range('vitest')}`,
+    `playwright@${range('playwright-core')}`,
   ])
   expect(installed.exit, installed.output).toBe(0)
   console.log(
@@ -73,11 +86,128 @@ it('type-checks strict with tsc --noEmit against the installed packages', async 
   expect(exit, output).toBe(0)
 })
 
-it('runs its own tests under vitest with jsdom: the client and the handlers meet below /api', async () => {
-  const { exit, total, passed, shown } = await runVitest(app)
+// The app's consumer contract, as its own test run records it, kept in the repository's folder of them.
+const committed = join(repoRoot, 'contracts/consumers/plant-store-consumer-app.json')
+let contract = ''
+
+it('runs its own tests under vitest with jsdom, recording its consumer contract', async () => {
+  const { exit, total, passed, shown } = await runVitest(app, {
+    PLANT_STORE_CONTRACT: 'plant-store-contract.json',
+  })
   expect(exit, shown).toBe(0)
-  expect(total, shown).toBe(2)
+  expect(total, shown).toBe(3)
   expect(passed, shown).toBe(total)
+  contract = await readFile(join(app, 'plant-store-contract.json'), 'utf8')
+  const recorded = parseContract(contract)
+  expect(recorded.consumer).toBe('plant-store-consumer-app')
+  expect(
+    Object.values(recorded.paths)
+      .flatMap((item) => Object.values(item).map((op) => op?.operationId))
+      .sort(),
+  ).toEqual(['createPlant', 'getPlant', 'listPlants'])
+  // The same tests, the same file: the one in contracts/consumers/ is this app's as it stands
+  // (`npx vitest run --config test/packages/vitest.config.ts consumer -u` records it again).
+  await expect(contract).toMatchFileSnapshot(committed)
+})
+
+describe.skipIf(missing)("the app's own test in Chromium, in vitest's browser mode", () => {
+  it('records its contract through @plant-store/msw/vitest, what it does under jsdom', async () => {
+    const env = { PLANT_STORE_CONTRACT: 'browser-contract.json', CHROMIUM_PATH: chromiumPath() ?? '' }
+    const { exit, total, passed, shown } = await runVitest(app, env, ['--config', 'vitest.browser.config.ts'])
+    expect(exit, shown).toBe(0)
+    expect(total, shown).toBe(1)
+    expect(passed, shown).toBe(total)
+    const recorded = parseContract(await readFile(join(app, 'browser-contract.json'), 'utf8'))
+    expect(recorded.consumer).toBe('plant-store-consumer-app')
+    const reads = (path: string, method: 'get' | 'post', status: string) =>
+      readPaths(
+        recorded.paths[path]?.[method]?.responses[status]?.content?.['application/json']?.schema,
+      ).sort()
+    // What the app's code reads: a plant's id, name and tag, a refusal's message.
+    expect(reads('/plants/{id}', 'get', '200')).toEqual(['id', 'name', 'tag'])
+    expect(reads('/plants', 'get', '200')).toEqual(['[].id', '[].name', '[].tag'])
+    expect(reads('/plants/{id}', 'get', '404')).toEqual(['message'])
+    expect(reads('/plants', 'post', '409')).toEqual(['message'])
+    // Nothing the same app test does not do under jsdom, whose contract holds the other test's calls too.
+    expect(contract, 'the app recorded its contract under jsdom').not.toBe('')
+    expect(serializeContract(joinContracts(parseContract(contract), recorded))).toBe(contract)
+  })
+})
+
+describe("the compatibility gate on drafts, with the app's recorded contract", () => {
+  let work = ''
+  beforeAll(async () => {
+    work = await mkdtemp(join(tmpdir(), 'plant-store-consumer-compat-'))
+    await mkdir(join(work, 'consumers'))
+    await writeFile(join(work, 'consumers', 'app.json'), contract)
+  })
+  afterAll(() => rm(work, { recursive: true, force: true }))
+
+  /** `npm run compat -- --no-replay` on spec/openapi.yaml edited by `edit`, against the app's contract. */
+  async function judge(name: string, edit: (plant: Record<string, Record<string, unknown>>) => void) {
+    expect(contract, 'the app recorded its contract').not.toBe('')
+    const doc = load(await readFile(specPath, 'utf8'), { schema: JSON_SCHEMA }) as {
+      components: { schemas: { Plant: { properties: Record<string, Record<string, unknown>> } } }
+    }
+    edit(doc.components.schemas.Plant.properties)
+    // JSON is YAML: the draft needs no YAML writer.
+    await writeFile(join(work, `${name}.yaml`), JSON.stringify(doc, null, 2))
+    const args = ['--no-replay', '--spec', join(work, `${name}.yaml`), '--consumers', join(work, 'consumers')]
+    return runToExit({
+      name: `compat ${name}`,
+      command: process.execPath,
+      args: ['--import', 'tsx', 'contracts/compat/run-compat.ts', '--reports', join(work, name), ...args],
+      cwd: repoRoot,
+      env: { NO_COLOR: '1' },
+      timeoutMs: 60_000,
+    })
+  }
+  const line = 'plant-store-consumer-app \\(recorded against Plant Store [\\d.]+\\)'
+
+  it('breaks the app when a property it reads is renamed', async () => {
+    const { exit, output } = await judge('renamed', (plant) => {
+      plant.label = plant.tag as Record<string, unknown>
+      delete plant.tag
+    })
+    expect(exit, output).toBe(1)
+    expect(output).toMatch(new RegExp(`^  ${line}: BREAKS$`, 'm'))
+    expect(output).toMatch(
+      /^ {4}breaking {2}getPlant \(GET \/plants\/\{id\}\) response 200: tag {2}response-property-removed/m,
+    )
+    expect(output).toMatch(
+      /^ {4}breaking {2}listPlants \(GET \/plants\) response 200: \[\]\.tag {2}response-property-removed/m,
+    )
+  })
+
+  it('breaks the app when a bound is narrowed below a value it sends', async () => {
+    const { exit, output } = await judge('narrowed', (plant) => {
+      if (plant.name) plant.name.maxLength = 5
+    })
+    expect(exit, output).toBe(1)
+    expect(output).toMatch(new RegExp(`^  ${line}: BREAKS$`, 'm'))
+    expect(output).toMatch(
+      /^ {4}breaking {2}createPlant \(POST \/plants\) request body: name {2}request-bound-narrowed — it sends values up to \d+ characters long; the draft's maxLength is 5$/m,
+    )
+  })
+
+  it('serves the app when a bound is narrowed above what it sends, though the general gate says breaking', async () => {
+    const { exit, output } = await judge('narrowed-above', (plant) => {
+      if (plant.name) plant.name.maxLength = 100
+    })
+    expect(exit, output).toBe(1)
+    expect(output).toMatch(new RegExp(`^  ${line}: served: no change touches what it sends or reads$`, 'm'))
+    expect(output).toMatch(
+      /maxLength \(none\) → 100; NOT ALLOWED: [^\n]+; safe for every recorded consumer \(plant-store-consumer-app\)$/m,
+    )
+  })
+
+  it('serves the app when an optional property is added, and passes', async () => {
+    const { exit, output } = await judge('added', (plant) => {
+      plant.colour = { type: 'string', maxLength: 32 }
+    })
+    expect(exit, output).toBe(0)
+    expect(output).toMatch(new RegExp(`^  ${line}: served: no change touches what it sends or reads$`, 'm'))
+  })
 })
 
 /** Vite's dev server or preview, on the free port it got (its "Local:" line). */

@@ -41,14 +41,15 @@ export async function run(
 }
 
 /** A scratch app's own vitest run, read from its JSON report: how it ended, its counts, and what to show. */
-export async function runVitest(cwd: string) {
+export async function runVitest(cwd: string, env: Record<string, string> = {}, args: string[] = []) {
   const report = join(cwd, 'report.json')
-  const { exit, output } = await run(cwd, 'npx', [
-    'vitest',
-    'run',
-    '--reporter=json',
-    `--outputFile=${report}`,
-  ])
+  const { exit, output } = await run(
+    cwd,
+    'npx',
+    ['vitest', 'run', '--reporter=json', `--outputFile=${report}`, ...args],
+    undefined,
+    env,
+  )
   return { exit, ...(await readVitestReport(report, output)) }
 }
 

@@ -60,7 +60,9 @@ describe('npm run compat on `name` narrowed past what the changelog accepts', ()
         const line = new RegExp(
           `^breaking\\s+${escapeRegExp(pointer)}\\s+request-bound-narrowed\\s+— breaks: server clients, mock clients\\n` +
             `\\s+maxLength \\(none\\) → ${n}; NOT ALLOWED: the changelog accepted a different change here ` +
-            `\\(\`maxLength \\(none\\) → 256\`\\), not this one \\(\`maxLength \\(none\\) → ${n}\`\\), which is judged afresh$`,
+            `\\(\`maxLength \\(none\\) → 256\`\\), not this one \\(\`maxLength \\(none\\) → ${n}\`\\), which is judged afresh` +
+            // What the change does to the recorded consumers (contracts/consumers/), said after it.
+            `(?:; (?:safe for every|touches the) recorded consumer.*)?$`,
           'm',
         )
         expect(run.output).toMatch(line)

@@ -137,9 +137,14 @@ export class RequestReader {
    * The request's operation and validated input, read in the server's order: no route (404, 405),
    * the bearer token (401), a coded body (415, 501), the body (413, 415, 400), then params, body and
    * query string (400). Throws the HttpError the server would answer. `query` is the request's own
-   * query string unless given.
+   * query string unless given. `onBody` sees the body as parsed, before validation fills in defaults.
    */
-  async read(request: RequestInput, routed: Routed, query = queryOf(request.url)): Promise<ReadRequest> {
+  async read(
+    request: RequestInput,
+    routed: Routed,
+    query = queryOf(request.url),
+    onBody?: (body: unknown) => void,
+  ): Promise<ReadRequest> {
     if (routed.refusal) throw routed.refusal
     const { entry, params } = routed
     const checks = this.routes.find((route) => route.entry === entry)?.checks ?? {}
@@ -149,6 +154,7 @@ export class RequestReader {
       if (token === undefined) throw tokenRequired()
     }
     const body = await readBody(request, checks.body !== undefined)
+    onBody?.(body)
     if (!this.options.validators && !this.compiler) {
       // A failed load (a page that lost its connection) is tried again by the next request.
       this.loading ??= loadCompiler().finally(() => {

@@ -1,6 +1,7 @@
 // What a check judges: one exchange, the request a layer sent and the answer it got, with what the
 // document gives that request in the caller's state and what the layer's model of the store says the
 // answer shows. Layers build exchanges; the checks (one module each, checks/*.ts) read them.
+import type { ContractOperation } from '@plant-store/core'
 import { type JsonSchema, type OperationEntry, type Response, responseFor } from '../document.js'
 import { parseExact } from '../exact-json.js'
 import type { Answer } from '../http.js'
@@ -92,6 +93,14 @@ export interface HttpExchange {
   isolation?: IsolationView
   /** The answer a recording has for the same request (--replay). */
   recorded?: Recorded
+  /** The consumer whose request this is (--consumer): its name, and the operation as its contract records it. */
+  consumer?: ConsumerView
+}
+
+/** A consumer's recorded use of one operation: what it sends, the statuses it handles and what it reads of each. */
+export interface ConsumerView {
+  name: string
+  operation: ContractOperation
 }
 
 /** A webhook event the receiver took, and what its judge found of it against the run's creates. */

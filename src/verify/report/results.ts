@@ -7,10 +7,10 @@ import type { CheckName, Finding } from '../checks/check.js'
 export type Layer = 'examples' | 'generated' | 'stateful' | 'security'
 export const LAYERS: Layer[] = ['examples', 'generated', 'stateful', 'security']
 /**
- * Where a judged answer came from: a layer's requests, the events the webhook receiver took, or a
- * recording's requests sent again (--replay).
+ * Where a judged answer came from: a layer's requests, the events the webhook receiver took, a
+ * recording's requests sent again (--replay), or a consumer's requests (--consumer).
  */
-export type Source = Layer | 'webhooks' | 'replay'
+export type Source = Layer | 'webhooks' | 'replay' | 'consumer'
 
 export interface Failure {
   layer: Source

@@ -1,6 +1,6 @@
 // What a run is asked (VerifyOptions) and what each layer works with (Context): apart from verify.ts,
 // which runs the layers, so that the layers and the run import these and never each other.
-
+import type { ConsumerContract } from '@plant-store/core'
 import type { RefusedTokens } from '../cases/refused-tokens.js'
 import type { Exchange } from '../checks/exchange.js'
 import type { LoadedDocument, OperationEntry, Profile } from '../document.js'
@@ -54,11 +54,20 @@ export interface VerifyOptions {
   webhook?: WebhookOptions
   /** Told the receiver's URL once it listens. */
   onWebhookReceiver?: (url: string) => void
+  /** Replay a consumer's requests (its contract, from `file`) instead of the layers. */
+  consumer?: ConsumerRun
   /** How a failure's replay command starts, e.g. `npx plant-store-verify --base-url …`. */
   command?: string
   onProgress?: (line: string) => void
   /** Told at once of what a run decided that its user should know before the report: the sizes it fitted to the server's quota. */
   onNotice?: (line: string) => void
+}
+
+/** A consumer contract to replay: where it was read from, and how many drawn requests per operation. */
+export interface ConsumerRun {
+  file: string
+  contract: ConsumerContract
+  perOperation: number
 }
 
 export interface Context {

@@ -23,6 +23,7 @@ import { tokenScopes, WebhookReceiver } from '../webhooks/receiver.js'
 import { hooksOf, teamChecks } from './config.js'
 import type { Context, VerifyOptions } from './context.js'
 import { rethrowTeamCode, TeamCodeError, VerifyUsageError } from './errors.js'
+import { runConsumer } from './layers/consumer.js'
 import { runExamples } from './layers/examples.js'
 import { runGenerated } from './layers/generated.js'
 import { runSecurity } from './layers/security.js'
@@ -34,7 +35,7 @@ import { type OwnedPlant, type PlantsRead, Subject } from './subject.js'
 export type { VerifyOptions } from './context.js'
 export { VerifyUsageError } from './errors.js'
 
-export const DEFAULTS = { requests: 2000, sequences: 200 }
+export const DEFAULTS = { requests: 2000, sequences: 200, consumerRequests: 10 }
 
 export async function verify(options: VerifyOptions): Promise<Results> {
   if (!/^https?:\/\//.test(options.baseUrl))
@@ -111,11 +112,17 @@ async function run(
       throw error
     }
   }
+  // A consumer's replay covers what its contract records: its operations, and the statuses it handles.
+  const handled = (entry: OperationEntry) =>
+    options.consumer?.contract.paths[entry.path]?.[entry.method]?.responses
+  const judged = options.consumer ? loaded.operations.filter(handled) : loaded.operations
   const results = new Results(
     [
-      ...loaded.operations.map((entry) => ({
+      ...judged.map((entry) => ({
         operationId: entry.operationId,
-        statuses: documentedStatuses(entry),
+        statuses: documentedStatuses(entry).filter(
+          (s) => !options.consumer || String(s) in (handled(entry) ?? {}),
+        ),
       })),
       // Events are judged, not answers: no status of theirs is to be exercised.
       ...(receiver ? [{ operationId: receiver.operationId, statuses: [] }] : []),
@@ -162,7 +169,7 @@ async function run(
           document: '200, a page of the caller’s plants',
           replay: base,
         })
-      for (const layer of LAYERS)
+      for (const layer of options.consumer ? ['consumer' as const] : LAYERS)
         results.stop(
           layer,
           `the plants token ${principal + 1} owns could not be read (${read.reason}), so the run cannot leave them alone`,
@@ -201,7 +208,18 @@ async function run(
     results.notes.push(
       `the principals owned ${existing[0].length} and ${existing[1].length} plants before the run: they are part of the model, and left as they were`,
     )
-  const layers = options.only?.length ? options.only : LAYERS
+  // A consumer's requests instead of the layers, judged and recorded as a layer's.
+  const { consumer } = options
+  if (consumer) {
+    try {
+      await runConsumer(context, consumer)
+    } catch (error) {
+      rethrowTeamCode(error)
+      results.stop('consumer', (error as Error).message)
+    }
+    if (subject.fatal) throw subject.fatal
+  }
+  const layers = consumer ? [] : options.only?.length ? options.only : LAYERS
   const runs: [Layer, (ctx: Context) => Promise<void>][] = [
     ['examples', runExamples],
     ['security', runSecurity],
@@ -254,6 +272,7 @@ async function run(
     // A webhook failure's replay is the whole run again, with what it drew (the receiver adds its own options).
     const runArgs = [
       `--seed ${seed}`,
+      ...(consumer ? [`--consumer ${consumer.file}`] : []),
       ...(options.only?.length ? [`--only ${options.only.join(',')}`] : []),
       ...(options.requests === undefined ? [] : [`--requests ${options.requests}`]),
       ...(options.sequences === undefined ? [] : [`--sequences ${options.sequences}`]),

@@ -7,20 +7,17 @@ import fc from 'fast-check'
 import { coveragePlant, coverageProbes } from '../../cases/coverage.js'
 import { describeProbe, type Probe, requestOf } from '../../cases/probe.js'
 import { probeArbitrary } from '../../cases/random.js'
-import type { HttpExchange } from '../../checks/exchange.js'
-import { operationFor } from '../../document.js'
-import { describeAnswer, describeRequest, type RequestSpec } from '../../http.js'
+import { describeAnswer } from '../../http.js'
 import { roleOf } from '../../judge/accepted-statuses.js'
 import { mergeVerdicts } from '../../judge/judge.js'
-import { listingOf, pageSizeOf } from '../../judge/listing.js'
-import { PLANT_FIELDS, type Plant as ProbePlant } from '../../judge/plant.js'
+import type { Plant as ProbePlant } from '../../judge/plant.js'
 import { probeExchange } from '../../judge/probe.js'
 import type { State } from '../../judge/state.js'
 import { parametersOf } from '../../report/coverage.js'
 import type { Context } from '../context.js'
-import { rethrowTeamCode } from '../errors.js'
-import { followLinks } from '../follow-links.js'
-import { type Housekeeping, namedIds, Principal } from '../principal.js'
+import { followProbeListing } from '../follow-links.js'
+import { housekeeper } from '../housekeeper.js'
+import { namedIds, Principal } from '../principal.js'
 
 /** The probes of a run: the same for the same document, seed and id base, so one can be replayed by its number. */
 function probesOf(ctx: Context): Probe[] {
@@ -52,7 +49,7 @@ export async function runGenerated(ctx: Context): Promise<void> {
     i < 0
       ? ctx.replay(`--only generated --seed ${options.seed} --requests 1`)
       : ctx.replay(`--only generated --seed ${options.seed} --requests ${options.requests} --case ${i + 1}`)
-  const keeping = housekeeper(ctx, principal)
+  const keeping = housekeeper(ctx, principal, 'generated')
   if (!options.readOnly) {
     if (!(await keeping('setting up the caller’s plants', replayOf(-1), () => principal.reset()))) return
   } else principal.token = ctx.subject.tokens[0]
@@ -97,26 +94,7 @@ export async function runGenerated(ctx: Context): Promise<void> {
       // Every listing is followed through its Link to its end, filtered or not.
       const verdict =
         roleOf(probe.entry) === 'list' && answer.status === 200
-          ? mergeVerdicts(
-              await followLinks(first, async (address, number, listed) => {
-                const request: RequestSpec = { method: 'GET', path: address, auth: { kind: 'principal' } }
-                const page: HttpExchange = {
-                  kind: 'http',
-                  operation: probe.entry,
-                  request,
-                  answer: await ctx.subject.send(ctx.subject.baseUrl, request, `Bearer ${principal.token}`),
-                  judging,
-                  page: {
-                    number,
-                    plants: listingOf(state, probe.query, listed.at(-1)),
-                    limit: pageSizeOf(probe.query),
-                    fields: PLANT_FIELDS,
-                    listed,
-                  },
-                }
-                return { exchange: page, verdict: ctx.judge(page) }
-              }),
-            )
+          ? mergeVerdicts(await followProbeListing(ctx, probe, state, principal.token, first))
           : first.verdict
       results.record({
         layer: 'generated',
@@ -161,47 +139,4 @@ export async function runGenerated(ctx: Context): Promise<void> {
       `generated requests: ${refusedBefore} not sent, each a refused-token case (no token, a malformed Authorization header, a token no principal holds, a token in the query string) its operation had been sent already${ctx.refusals.leftCount ? ' or that was left out to keep to the server’s quota for failed authentications' : ''}`,
     )
   if (stopped) results.notes.push('generated requests: stopped at the time limit')
-}
-
-/**
- * Runs requests that set up or undo state, each answer judged: one the document does not give them is
- * reported like any other (never a crash), and the layer is told it cannot rely on the state: false.
- */
-function housekeeper(ctx: Context, principal: Principal) {
-  let doing = { what: '', replay: '' }
-  principal.observe = ({ request, answer, expected }: Housekeeping) => {
-    const exchange: HttpExchange = {
-      kind: 'http',
-      operation: operationFor(ctx.loaded.operations, request.method, ctx.subject.documentPath(request.path)),
-      request,
-      answer,
-      expected: { statuses: [expected], why: `(${doing.what})` },
-      judging: ctx.judging,
-    }
-    const { checked, findings } = ctx.judge(exchange)
-    // A housekeeping answer counts where it fails: the cases are the generated requests.
-    if (findings.length)
-      ctx.results.record({
-        layer: 'generated',
-        operationId: exchange.operation?.operationId ?? `${request.method} ${request.path}`,
-        checks: checked,
-        findings,
-        status: answer.status,
-        title: doing.what,
-        request: describeRequest(request),
-        answer: describeAnswer(answer),
-        document: String(expected),
-        replay: doing.replay,
-      })
-  }
-  return async (what: string, replay: string, work: () => Promise<Housekeeping | undefined>) => {
-    doing = { what, replay }
-    try {
-      return (await work()) === undefined
-    } catch (error) {
-      rethrowTeamCode(error)
-      ctx.results.stop('generated', `${what}: ${(error as Error).message}`)
-      return false
-    }
-  }
 }
