@@ -17,7 +17,7 @@ import type { State } from '../../judge/state.js'
 import { parametersOf } from '../../report/coverage.js'
 import type { ConsumerRun, Context } from '../context.js'
 import { followProbeListing } from '../follow-links.js'
-import { housekeeper } from '../housekeeper.js'
+import { housekeeper, undoRequest } from '../housekeeper.js'
 import { namedIds, Principal } from '../principal.js'
 
 export async function runConsumer(
@@ -93,16 +93,17 @@ export async function runConsumer(
         replay: replayOf(i),
       })
       if (options.readOnly) continue
-      const undone = await keeping(`undoing request ${i + 1}`, replayOf(i), () =>
-        principal.undo(probe, answer.status, verdict.findings.length === 0),
+      const judgedRight = verdict.findings.length === 0
+      const settled = await undoRequest(
+        keeping,
+        principal,
+        probe,
+        answer.status,
+        judgedRight,
+        i + 1,
+        replayOf(i),
       )
-      if (
-        !undone &&
-        !(await keeping(`restoring the plants after request ${i + 1}`, replayOf(i), () =>
-          principal.reset(...namedIds(probe)),
-        ))
-      )
-        return
+      if (!settled) return
     }
   } finally {
     if (!options.readOnly && !options.keep)

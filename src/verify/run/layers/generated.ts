@@ -16,7 +16,7 @@ import type { State } from '../../judge/state.js'
 import { parametersOf } from '../../report/coverage.js'
 import type { Context } from '../context.js'
 import { followProbeListing } from '../follow-links.js'
-import { housekeeper } from '../housekeeper.js'
+import { housekeeper, undoRequest } from '../housekeeper.js'
 import { namedIds, Principal } from '../principal.js'
 
 /** The probes of a run: the same for the same document, seed and id base, so one can be replayed by its number. */
@@ -110,18 +110,17 @@ export async function runGenerated(ctx: Context): Promise<void> {
         replay: replayOf(i),
       })
       if (options.readOnly) continue
-      const undone = await keeping(`undoing request ${i + 1}`, replayOf(i), () =>
-        principal.undo(probe, answer.status, verdict.findings.length === 0),
+      const judgedRight = verdict.findings.length === 0
+      const settled = await undoRequest(
+        keeping,
+        principal,
+        probe,
+        answer.status,
+        judgedRight,
+        i + 1,
+        replayOf(i),
       )
-      // The principal is brought back to the state before the next request; if even that fails, the
-      // layer cannot go on.
-      if (
-        !undone &&
-        !(await keeping(`restoring the caller’s plants after request ${i + 1}`, replayOf(i), () =>
-          principal.reset(...namedIds(probe)),
-        ))
-      )
-        return
+      if (!settled) return
     }
   } finally {
     if (!options.readOnly && !options.keep)
