@@ -6,25 +6,19 @@
 // name are created first, so that it gets the answers it handles (a 404 too, where it handles one).
 import { givenPlants, pickPlant } from '@plant-store/core'
 import { type ConsumerPlan, consumerProbes } from '../../cases/consumer-probes.js'
-import { describeProbe, requestOf } from '../../cases/probe.js'
-import type { ConsumerView, HttpExchange } from '../../checks/exchange.js'
-import { describeAnswer } from '../../http.js'
 import { roleOf } from '../../judge/accepted-statuses.js'
 import { handledResponse } from '../../judge/consumer-reads.js'
-import { mergeVerdicts } from '../../judge/judge.js'
-import { probeExchange } from '../../judge/probe.js'
 import type { State } from '../../judge/state.js'
-import { parametersOf } from '../../report/coverage.js'
 import type { ConsumerRun, Context } from '../context.js'
-import { followProbeListing } from '../follow-links.js'
-import { housekeeper, undoRequest } from '../housekeeper.js'
+import { housekeeper } from '../housekeeper.js'
 import { namedIds, Principal } from '../principal.js'
+import { sendProbe } from '../probe-step.js'
 
 export async function runConsumer(
   ctx: Context,
   { file, contract, perOperation }: ConsumerRun,
 ): Promise<void> {
-  const { options, results, judging } = ctx
+  const { options, results } = ctx
   const { consumer } = contract
   const plan = consumerProbes(contract, ctx.loaded.operations, perOperation, options.seed)
   for (const missing of plan.missing) results.notes.push(`consumer ${consumer}: not replayed: ${missing}`)
@@ -67,43 +61,14 @@ export async function runConsumer(
         else state.delete(id)
         if (!(await keeping(`setting up request ${i + 1}`, replayOf(i), () => principal.reset(id)))) return
       }
-      const { answer, readBack } = await principal.send(probe)
-      const view: ConsumerView = { name: consumer, operation }
-      const exchange: HttpExchange = {
-        ...probeExchange(probe, state, answer, { stateful: true, judging, readBack }),
-        consumer: view,
-      }
-      const first = { exchange, verdict: ctx.judge(exchange) }
-      // A list is followed through its Link to its end, each page read as the consumer reads one.
-      const verdict =
-        roleOf(probe.entry) === 'list' && answer.status === 200
-          ? mergeVerdicts(await followProbeListing(ctx, probe, state, principal.token, first, view))
-          : first.verdict
-      results.record({
-        layer: 'consumer',
-        operationId: probe.entry.operationId,
-        checks: verdict.checked,
-        findings: verdict.findings,
-        parameters: parametersOf(probe.entry, requestOf(probe)),
-        status: answer.status,
+      const step = {
+        layer: 'consumer' as const,
+        number: i + 1,
         title: `${consumer}'s request ${i + 1}`,
-        request: describeProbe(probe),
-        answer: describeAnswer(answer),
-        document: (exchange.expected?.statuses ?? []).join(' or '),
         replay: replayOf(i),
-      })
-      if (options.readOnly) continue
-      const judgedRight = verdict.findings.length === 0
-      const settled = await undoRequest(
-        keeping,
-        principal,
-        probe,
-        answer.status,
-        judgedRight,
-        i + 1,
-        replayOf(i),
-      )
-      if (!settled) return
+        consumer: { name: consumer, operation },
+      }
+      if (!(await sendProbe(ctx, principal, keeping, state, probe, step))) return
     }
   } finally {
     if (!options.readOnly && !options.keep)

@@ -5,19 +5,14 @@
 import { BODY_LIMIT, givenPlants, pickPlant } from '@plant-store/core'
 import fc from 'fast-check'
 import { coveragePlant, coverageProbes } from '../../cases/coverage.js'
-import { describeProbe, type Probe, requestOf } from '../../cases/probe.js'
+import type { Probe } from '../../cases/probe.js'
 import { probeArbitrary } from '../../cases/random.js'
-import { describeAnswer } from '../../http.js'
-import { roleOf } from '../../judge/accepted-statuses.js'
-import { mergeVerdicts } from '../../judge/judge.js'
 import type { Plant as ProbePlant } from '../../judge/plant.js'
-import { probeExchange } from '../../judge/probe.js'
 import type { State } from '../../judge/state.js'
-import { parametersOf } from '../../report/coverage.js'
 import type { Context } from '../context.js'
-import { followProbeListing } from '../follow-links.js'
-import { housekeeper, undoRequest } from '../housekeeper.js'
+import { housekeeper } from '../housekeeper.js'
 import { namedIds, Principal } from '../principal.js'
+import { sendProbe } from '../probe-step.js'
 
 /** The probes of a run: the same for the same document, seed and id base, so one can be replayed by its number. */
 function probesOf(ctx: Context): Probe[] {
@@ -43,7 +38,6 @@ export async function runGenerated(ctx: Context): Promise<void> {
     const own = coveragePlant(ctx.loaded.operations, ctx.idBase)
     if (!existing.has(own.id)) state.set(own.id, pickPlant(own) satisfies ProbePlant)
   }
-  const { judging } = ctx
   const principal = new Principal(ctx.subject.endpoint(0), state, existing)
   const replayOf = (i: number) =>
     i < 0
@@ -88,39 +82,9 @@ export async function runGenerated(ctx: Context): Promise<void> {
         continue
       }
       ctx.progress(`generated ${i + 1}/${probes.length}`)
-      const { answer, readBack } = await principal.send(probe)
-      const exchange = probeExchange(probe, state, answer, { stateful: true, judging, readBack })
-      const first = { exchange, verdict: ctx.judge(exchange) }
-      // Every listing is followed through its Link to its end, filtered or not.
-      const verdict =
-        roleOf(probe.entry) === 'list' && answer.status === 200
-          ? mergeVerdicts(await followProbeListing(ctx, probe, state, principal.token, first))
-          : first.verdict
-      results.record({
-        layer: 'generated',
-        operationId: probe.entry.operationId,
-        checks: verdict.checked,
-        findings: verdict.findings,
-        parameters: parametersOf(probe.entry, requestOf(probe)),
-        status: answer.status,
-        title: `request ${i + 1}${probe.covers ? ` (coverage: ${probe.covers})` : ''}, ${probe.defect ?? 'valid'}${probe.features.length ? ` (${probe.features.join(', ')})` : ''}`,
-        request: describeProbe(probe),
-        answer: describeAnswer(answer),
-        document: (exchange.expected?.statuses ?? []).join(' or '),
-        replay: replayOf(i),
-      })
-      if (options.readOnly) continue
-      const judgedRight = verdict.findings.length === 0
-      const settled = await undoRequest(
-        keeping,
-        principal,
-        probe,
-        answer.status,
-        judgedRight,
-        i + 1,
-        replayOf(i),
-      )
-      if (!settled) return
+      const title = `request ${i + 1}${probe.covers ? ` (coverage: ${probe.covers})` : ''}, ${probe.defect ?? 'valid'}${probe.features.length ? ` (${probe.features.join(', ')})` : ''}`
+      const step = { layer: 'generated' as const, number: i + 1, title, replay: replayOf(i) }
+      if (!(await sendProbe(ctx, principal, keeping, state, probe, step))) return
     }
   } finally {
     if (!options.readOnly && !options.keep)
