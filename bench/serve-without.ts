@@ -1,8 +1,8 @@
 // For measurement only: the built server (src/server/dist) without the layers its argument names
 // (`serve-without.ts auth,store`, see server-without.ts), started and stopped as src/server/server.ts
 // does it, so that the ledger (ledger.ts) can tell what each layer costs. Never for use.
-import closeWithGrace from 'close-with-grace'
 import type * as Server from '../src/server/index.js'
+import type * as GracefulClose from '../src/server/lib/graceful-close.js'
 import type * as LogFormat from '../src/server/lib/log-format.js'
 import { type Layer, layersWithout, optionsWithout } from './server-without.js'
 
@@ -11,6 +11,7 @@ import { type Layer, layersWithout, optionsWithout } from './server-without.js'
 const dist = new URL('../src/server/dist/', import.meta.url)
 const { buildApp, loadConfig }: typeof Server = await import(new URL('index.js', dist).href)
 const { logDestination }: typeof LogFormat = await import(new URL('lib/log-format.js', dist).href)
+const { closeGracefully }: typeof GracefulClose = await import(new URL('lib/graceful-close.js', dist).href)
 
 let config: Server.Config
 let layers: ReadonlySet<Layer>
@@ -27,13 +28,7 @@ process.on('exit', () => logStream.flushSync())
 const app = await buildApp(optionsWithout({ config, logStream }, layers))
 console.error(`for measurement only, this server runs without ${[...layers].join(', ')}: never use it so`)
 
-closeWithGrace({ delay: 10_000 }, async () => {
-  // As server.ts: a keep-alive connection turns idle only once its request is answered.
-  const sweep = setInterval(() => app.server.closeIdleConnections(), 50)
-  await app.close()
-  clearInterval(sweep)
-  logStream.flushSync()
-})
+closeGracefully(app, logStream)
 
 const address = await app.listen({ host: config.host, port: config.port })
 // Fastify's logger says it otherwise, and the ledger waits for the line.

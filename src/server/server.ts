@@ -1,9 +1,9 @@
 // Starts the plant store: reads the configuration, listens, and shuts down gracefully on SIGTERM/SIGINT.
 // First: it must run before any import below loads the SQLite driver.
 import './lib/supported-node.js'
-import closeWithGrace from 'close-with-grace'
 import { buildApp } from './app.js'
 import { DEV_TOKEN, loadConfig } from './config.js'
+import { closeGracefully } from './lib/graceful-close.js'
 import { logDestination } from './lib/log-format.js'
 import { StoreStartError } from './repository/migrations.js'
 
@@ -40,16 +40,7 @@ if (config.devPrincipal) {
   app.log.warn(`AUTH_TOKENS is not set: one development principal, token '${DEV_TOKEN}'`)
 }
 
-closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
-  if (err) app.log.error({ err }, 'shutting down after an error')
-  else app.log.info({ signal }, 'shutting down: finishing requests in flight')
-  // Fastify closes the connections idle at the start; a keep-alive connection whose request was in
-  // flight turns idle only once answered, so sweep again until every connection is gone.
-  const sweep = setInterval(() => app.server.closeIdleConnections(), 50)
-  await app.close()
-  clearInterval(sweep)
-  logStream.flushSync()
-})
+closeGracefully(app, logStream)
 
 try {
   await app.listen({ host: config.host, port: config.port })
