@@ -1,16 +1,16 @@
 // An acceptance in the changelog holds for the one change it names, from and to: the same field
 // narrowed further is judged afresh, on the real document through `npm run compat` and in the policy.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { JSON_SCHEMA, load } from 'js-yaml'
 import { afterAll, describe, expect, it } from 'vitest'
-import { repoRoot, runToExit } from '../../../scripts/lib/processes.js'
 import { specPath } from '../../../scripts/lib/spec.js'
 import type { Change } from '../diff.js'
 import { at, get, set } from '../pointer.js'
 import { applyPolicy } from '../policy.js'
 import { junit } from '../report.js'
+import { runCompat } from './compat-command.js'
 
 const NAME = 'requestBody/content/application~1json/schema/properties/name'
 const CREATE_NAME = `${at('/paths', '/plants', 'post')}/${NAME}`
@@ -27,28 +27,7 @@ describe('npm run compat on `name` narrowed past what the changelog accepts', ()
     // The accepted change is the document's own: the draft moves its bound and nothing else.
     expect(get(doc, '/components/schemas/Plant/properties/name/maxLength')).toBe(256)
     set(doc, '/components/schemas/Plant/properties/name/maxLength', maxLength)
-    const reports = join(dir, String(maxLength))
-    const spec = join(dir, `name-${maxLength}.yaml`)
-    // JSON is YAML: the draft needs no YAML writer.
-    writeFileSync(spec, JSON.stringify(doc, null, 2))
-    const run = await runToExit({
-      name: 'run-compat',
-      command: process.execPath,
-      args: [
-        '--import',
-        'tsx',
-        'contracts/compat/run-compat.ts',
-        '--no-replay',
-        '--reports',
-        reports,
-        '--spec',
-        spec,
-      ],
-      cwd: repoRoot,
-      env: { NO_COLOR: '1' },
-      timeoutMs: 60_000,
-    })
-    return { ...run, reports }
+    return runCompat(dir, `name-${maxLength}`, doc)
   }
 
   it.each([200, 5])(

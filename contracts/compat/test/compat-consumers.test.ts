@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { ContractRecorder, type Exchange, type SentRequest } from '@plant-store/core/contract'
 import { JSON_SCHEMA, load } from 'js-yaml'
 import { afterAll, describe, expect, it } from 'vitest'
-import { repoRoot, runToExit } from '../../../scripts/lib/processes.js'
+import { repoRoot } from '../../../scripts/lib/processes.js'
 import {
   type Document,
   dereference,
@@ -20,6 +20,7 @@ import {
 import { judgeConsumers } from '../consumers.js'
 import { diffDocuments } from '../diff.js'
 import { at, push, remove, set } from '../pointer.js'
+import { runCompat } from './compat-command.js'
 
 const current = await loadSpec(specPath)
 const released = await loadSpec(join(repoRoot, 'spec/released/1.0.0.yaml'))
@@ -238,32 +239,8 @@ describe('the folder of contracts', () => {
 })
 
 describe('npm run compat -- --consumers DIR', () => {
-  const run = async (doc: Record<string, unknown>, name: string) => {
-    const spec = join(dir, `${name}.yaml`)
-    // JSON is YAML: the draft needs no YAML writer.
-    writeFileSync(spec, JSON.stringify(doc, null, 2))
-    const reports = join(dir, `reports-${name}`)
-    const result = await runToExit({
-      name: 'run-compat',
-      command: process.execPath,
-      args: [
-        '--import',
-        'tsx',
-        'contracts/compat/run-compat.ts',
-        '--no-replay',
-        '--reports',
-        reports,
-        '--spec',
-        spec,
-        '--consumers',
-        consumers,
-      ],
-      cwd: repoRoot,
-      env: { NO_COLOR: '1' },
-      timeoutMs: 60_000,
-    })
-    return { ...result, reports }
-  }
+  const run = (doc: Record<string, unknown>, name: string) =>
+    runCompat(dir, name, doc, ['--consumers', consumers])
 
   it('exits 1 naming the consumer, the operation and the property a draft breaks', async () => {
     const doc = draft()

@@ -1,17 +1,18 @@
 // The compatibility gate on the real document: three real edits on a copy of spec/openapi.yaml, the
 // policy (a new major plus a changelog entry), the released copies, and `npm run compat`'s exit code.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { JSON_SCHEMA, load } from 'js-yaml'
 import { afterAll, describe, expect, it } from 'vitest'
-import { repoRoot, runToExit } from '../../../scripts/lib/processes.js'
+import { repoRoot } from '../../../scripts/lib/processes.js'
 import { type Document, dereference, loadSpec, specPath } from '../../../scripts/lib/spec.js'
 import { type Change, diffDocuments } from '../diff.js'
 import { at, push, remove, set } from '../pointer.js'
 import { applyPolicy, checkHistory, latestRelease, lists, parseChangelog, parseVersion } from '../policy.js'
 import { consoleLines, junit, markdown } from '../report.js'
 import { rules } from '../rules.js'
+import { runCompat } from './compat-command.js'
 
 const releasedDir = join(repoRoot, 'spec', 'released')
 const changelogPath = join(repoRoot, 'spec', 'CHANGELOG.md')
@@ -282,33 +283,19 @@ describe('npm run compat (without the replay)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'compat-cli-'))
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-  const run = (...args: string[]) =>
-    runToExit({
-      name: 'run-compat',
-      command: process.execPath,
-      args: ['--import', 'tsx', 'contracts/compat/run-compat.ts', '--no-replay', '--reports', dir, ...args],
-      cwd: repoRoot,
-      env: { NO_COLOR: '1' },
-      timeoutMs: 60_000,
-    })
-
   it('passes on the document as it stands, and fails on a draft without createPlant’s 409', async () => {
-    const ok = await run()
+    const ok = await runCompat(dir, 'as-it-stands')
     expect(ok.exit, ok.output).toBe(0)
     expect(ok.output).toMatch(/^ok: /m)
 
     const doc = draft()
     remove(doc, `${CREATE}/responses/409`)
-    mkdirSync(dir, { recursive: true })
-    // JSON is YAML: the draft needs no YAML writer.
-    const path = join(dir, 'draft.yaml')
-    writeFileSync(path, JSON.stringify(doc, null, 2))
-    const failed = await run('--spec', path)
+    const failed = await runCompat(dir, 'draft', doc)
     expect(failed.exit, failed.output).toBe(1)
     expect(failed.output).toMatch(
       /^breaking\s+\/paths\/~1plants\/post\/responses\/409\s+response-status-removed\s+— breaks: server clients, mock clients$/m,
     )
     expect(failed.output).toMatch(/^FAIL: 1 breaking change is not allowed/m)
-    expect(readFileSync(join(dir, 'compat.junit.xml'), 'utf8')).toMatch(/failures="1"/)
+    expect(readFileSync(join(failed.reports, 'compat.junit.xml'), 'utf8')).toMatch(/failures="1"/)
   })
 })
