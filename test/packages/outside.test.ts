@@ -432,6 +432,27 @@ export default defineConfig({
 })
 `
 
+/** The independent store (plain node:http, tokens token-alice and token-bob), with a bug planted when one is named. */
+const independentStore = (bug = '') =>
+  startProcess({
+    name: 'independent store',
+    command: process.execPath,
+    args: [join(repoRoot, 'test/fixtures/independent-store/server.mjs')],
+    env: { PORT: '0', BUG: bug },
+    listening: /listening on (http:\/\/\S+)/,
+  })
+
+/** The installed command against `url`, as the store's two principals. */
+const verifyCommand = (url: string) => [
+  'plant-store-verify',
+  '--base-url',
+  url,
+  '--token',
+  'token-alice',
+  '--token',
+  'token-bob',
+]
+
 describe('a verifier app, installed from the tarballs', () => {
   let app = ''
   beforeAll(async () => {
@@ -491,26 +512,11 @@ describe('a verifier app, installed from the tarballs', () => {
   // A team's configuration in the app's own directory, found there by the command: its own check, and
   // a header its beforeRequest hook adds to every request, which that check sees on each one.
   it('loads the app’s configuration: its own check counted, its header on every request', async () => {
-    const store = await startProcess({
-      name: 'independent store',
-      command: process.execPath,
-      args: [join(repoRoot, 'test/fixtures/independent-store/server.mjs')],
-      env: { PORT: '0' },
-      listening: /listening on (http:\/\/\S+)/,
-    })
+    const store = await independentStore()
     await writeFiles(app, { 'plant-store-verify.config.mjs': teamConfig })
     try {
-      const args = [
-        'plant-store-verify',
-        '--base-url',
-        store.url,
-        '--token',
-        'token-alice',
-        '--token',
-        'token-bob',
-      ]
       const { exit, output } = await run(app, 'npx', [
-        ...args,
+        ...verifyCommand(store.url),
         '--requests',
         '100',
         '--sequences',
@@ -539,23 +545,9 @@ describe('a verifier app, installed from the tarballs', () => {
   ] as const)(
     '%s',
     async (_name, bug, status) => {
-      const store = await startProcess({
-        name: 'independent store',
-        command: process.execPath,
-        args: [join(repoRoot, 'test/fixtures/independent-store/server.mjs')],
-        env: { PORT: '0', BUG: bug },
-        listening: /listening on (http:\/\/\S+)/,
-      })
+      const store = await independentStore(bug)
       try {
-        const args = [
-          'plant-store-verify',
-          '--base-url',
-          store.url,
-          '--token',
-          'token-alice',
-          '--token',
-          'token-bob',
-        ]
+        const args = verifyCommand(store.url)
         const { exit, output } = await run(app, 'npx', [...args, '--requests', '200', '--sequences', '20'])
         expect(exit, output).toBe(status)
       } finally {
