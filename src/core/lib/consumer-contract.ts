@@ -77,7 +77,8 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 const lowerBounds = ['minimum', 'minLength', 'minItems']
 const upperBounds = ['maximum', 'maxLength', 'maxItems']
 
-const typesOf = (schema: JsonSchema): string[] =>
+/** The JSON types a contract's schema names (one, several, or none when it names no type). */
+export const schemaTypes = (schema: JsonSchema): string[] =>
   schema.type === undefined
     ? []
     : Array.isArray(schema.type)
@@ -91,7 +92,7 @@ const typesOf = (schema: JsonSchema): string[] =>
  */
 export function joinSchemas(a: JsonSchema, b: JsonSchema, direction: Direction): JsonSchema {
   const out: JsonSchema = { ...b, ...a }
-  const types = [...new Set([...typesOf(a), ...typesOf(b)])].sort()
+  const types = [...new Set([...schemaTypes(a), ...schemaTypes(b)])].sort()
   if (types.length > 0) out.type = types.length === 1 ? types[0] : types
   if (direction === 'request') {
     for (const key of lowerBounds) widen(out, key, a[key], b[key], (x, y) => (x <= y ? x : y))

@@ -2,7 +2,12 @@
 // has, the parameters and body fields it sent, each value drawn within the bounds its own requests
 // reached: one request at every lower bound (the optional fields left out), one at every upper bound
 // (all of them in), then requests drawn between. An opaque cursor is the server's to make, never drawn.
-import type { ConsumerContract, ContractOperation, JsonSchema as ContractSchema } from '@plant-store/core'
+import {
+  type ConsumerContract,
+  type ContractOperation,
+  type JsonSchema as ContractSchema,
+  schemaTypes,
+} from '@plant-store/core'
 import fc from 'fast-check'
 import { stringify } from 'lossless-json'
 import type { OperationEntry } from '../document.js'
@@ -19,19 +24,13 @@ export interface ConsumerPlan {
 }
 
 const letters = fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz')
-const typesOf = (schema: ContractSchema): string[] =>
-  schema.type === undefined
-    ? []
-    : Array.isArray(schema.type)
-      ? (schema.type as string[])
-      : [String(schema.type)]
 const big = (value: unknown, fallback: bigint) =>
   typeof value === 'bigint' ? value : typeof value === 'number' ? BigInt(Math.trunc(value)) : fallback
 const count = (value: unknown, fallback: number) => (typeof value === 'number' ? value : fallback)
 
 /** A value within what the consumer sent at this place, at its lowest, its highest or anywhere between. */
 export function drawValue(schema: ContractSchema, reach: Reach): fc.Arbitrary<unknown> {
-  const types = typesOf(schema)
+  const types = schemaTypes(schema)
   if (types.length > 1) {
     const pick = (type: string) => drawValue({ ...schema, type }, reach)
     return reach === 'any'
