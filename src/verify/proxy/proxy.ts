@@ -167,7 +167,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
    * The problems of one exchange, and the operation they were judged by: its documented response, or
    * for a path the document lacks the Error every error answer has.
    */
-  const checks = [...BUILT_IN_CHECKS, ...teamChecks(options.config, BUILT_IN_CHECKS)]
+  const own = teamChecks(options.config, BUILT_IN_CHECKS)
+  const checks = [...BUILT_IN_CHECKS, ...own]
+  // Only a team's check reads the request's body: without one, a body is not kept as it passes.
+  const keepBodies = own.length > 0
   function judge(method: string, pathname: string, answer: Answer, sent: string | undefined) {
     const entry = operationOf(method, pathname)
     const exchange = answerExchange(entry, { method, path: pathname }, answer, errorSchema)
@@ -276,7 +279,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       if (!res.writableFinished) outgoing.destroy()
     })
     recorder?.begin(req)
-    const requestBody = readAlong(req)
+    const requestBody = keepBodies ? readAlong(req) : () => undefined
     req.pipe(outgoing)
   }
 

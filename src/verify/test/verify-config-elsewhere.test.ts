@@ -53,8 +53,18 @@ export default defineConfig({
     expect(report.failures.map((f) => f.check)).toContain('gateway_header')
   })
 
-  it('has the proxy judge each answer by the team’s check too, named in X-Contract-Violations', async () => {
-    const cwd = await project('proxy', 'plant-store-verify.config.mjs', config)
+  it('has the proxy judge each answer by the team’s checks too, named in X-Contract-Violations', async () => {
+    // A second check reads the body a create sent: the proxy keeps it for the team's checks.
+    const sentName = `defineCheck({
+  name: 'sent_name',
+  description: 'a create sends a name',
+  run: ({ request }) => (request.method !== 'POST' || /"name"/.test(request.body ?? '') ? [] : ['no name sent']),
+})`
+    const cwd = await project(
+      'proxy',
+      'plant-store-verify.config.mjs',
+      `import { defineCheck, defineConfig } from ${from}\nexport default defineConfig({ checks: [${failing}, ${sentName}] })\n`,
+    )
     const proxy = await startProcess({
       name: 'plant-store-proxy',
       command: process.execPath,
@@ -70,9 +80,24 @@ await main(['--upstream', ${JSON.stringify(storeUrl())}, '--port', '0'])`,
       listening: /Proxy is listening on (http:\/\/[^\s,]+)/,
     })
     started(proxy)
-    expect(proxy.output()).toMatch(/Your checks, from plant-store-verify\.config\.mjs: gateway_header/)
-    const answer = await fetch(`${proxy.url}/plants`, { headers: { authorization: `Bearer ${tokens[0]}` } })
+    expect(proxy.output()).toMatch(
+      /Your checks, from plant-store-verify\.config\.mjs: gateway_header, sent_name/,
+    )
+    const authorization = `Bearer ${tokens[0]}`
+    const answer = await fetch(`${proxy.url}/plants`, { headers: { authorization } })
     expect(answer.status).toBe(200)
     expect(answer.headers.get('x-contract-violations')).toBe('1; gateway_header')
+    const send = (body: string) =>
+      fetch(`${proxy.url}/plants`, {
+        method: 'POST',
+        headers: { authorization, 'content-type': 'application/json' },
+        body,
+      })
+    const created = await send(JSON.stringify({ id: 424242, name: 'Fern' }))
+    expect(created.status).toBe(200)
+    expect(created.headers.get('x-contract-violations')).toBe('1; gateway_header')
+    const refused = await send(JSON.stringify({ id: 424243, tag: 'no name' }))
+    expect(refused.status).toBe(400)
+    expect(refused.headers.get('x-contract-violations')).toBe('2; gateway_header, sent_name')
   })
 })
