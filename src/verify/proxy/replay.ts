@@ -50,6 +50,8 @@ export interface ReplayedExchange {
   answer: string
   /** Where the answer departs from the document (by every check but the recording's); empty when it conforms. */
   findings: Finding[]
+  /** The checks that judged it by the document, found something or not. */
+  checked: string[]
   /** Where the answer differs from the recorded one. */
   differences: Difference[]
   /** The proxy's verdict on the recorded answer, when the recording has one. */
@@ -165,8 +167,10 @@ export async function replay(options: ReplayOptions): Promise<ReplayedExchange[]
       ...(operation ? {} : { errorSchema }),
     }
     // HEAD and OPTIONS are not an operation's answers: only the recording judges them.
-    const findings =
-      method === 'HEAD' || method === 'OPTIONS' ? [] : judgeExchange(judged, byDocument).findings
+    const { checked, findings } =
+      method === 'HEAD' || method === 'OPTIONS'
+        ? { checked: [], findings: [] }
+        : judgeExchange(judged, byDocument)
     const exchange: ReplayedExchange = {
       number: i + 1,
       method,
@@ -175,6 +179,7 @@ export async function replay(options: ReplayOptions): Promise<ReplayedExchange[]
       status: response.status,
       answer: describeAnswer(answer),
       findings,
+      checked,
       differences: recordingDifferences(recorded, answer),
       recorded: entry._contract,
       exchange: judged,
