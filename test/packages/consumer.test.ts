@@ -288,17 +288,26 @@ describe.skipIf(missing)('the app in Chromium', () => {
 
   beforeAll(async () => {
     // The sandbox's address is fixed first, so that Vite's proxy and the page know it, and the sandbox
-    // then allows the dev server's origin alone.
-    sandboxUrl = `http://127.0.0.1:${await freePort()}`
-    dev = await vite([], { SANDBOX_URL: sandboxUrl, VITE_SANDBOX_URL: sandboxUrl })
-    store = await startProcess({
-      ...sandbox({
-        listen: { host: '127.0.0.1', port: Number(new URL(sandboxUrl).port) },
-        env: { ...generousLimits, CORS_ORIGIN: new URL(dev.url).origin },
-        cleanEnv: true,
-      }),
-      timeoutMs: 30_000,
-    })
+    // then allows the dev server's origin alone. The port is free when picked, but another test file's
+    // process may take it before the sandbox listens: then both start again on another, three times at most.
+    for (let attempt = 1; ; attempt++) {
+      sandboxUrl = `http://127.0.0.1:${await freePort()}`
+      dev = await vite([], { SANDBOX_URL: sandboxUrl, VITE_SANDBOX_URL: sandboxUrl })
+      try {
+        store = await startProcess({
+          ...sandbox({
+            listen: { host: '127.0.0.1', port: Number(new URL(sandboxUrl).port) },
+            env: { ...generousLimits, CORS_ORIGIN: new URL(dev.url).origin },
+            cleanEnv: true,
+          }),
+          timeoutMs: 30_000,
+        })
+        break
+      } catch (error) {
+        await dev.stop()
+        if (attempt === 3 || !/ is in use: /.test((error as Error).message)) throw error
+      }
+    }
     browser = await launchChromium()
   }, 120_000)
 
