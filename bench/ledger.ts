@@ -1,7 +1,8 @@
 // The cost ledger: for getPlant, createPlant and a page of 50 plants, the server's CPU per request with
 // each of its layers taken away in turn (serve-without.ts, server-without.ts), against the full server
 // and the bare-Fastify baseline loaded in the same rounds. A layer's cost is what the server
-// saves without it.
+// saves without it; another build (--candidate) is loaded in the same rounds too, so that what a change
+// saves is a difference within each round rather than between two runs on a noisy machine.
 import type { RequestEntry } from 'autocannon'
 import type { Started } from '../scripts/lib/processes.js'
 import { median, type Row, table } from './report.js'
@@ -36,8 +37,12 @@ export interface Ledger {
   fullUs: Record<string, number>
   /** Per scenario: median over rounds of the full server's CPU per request over the baseline's. */
   fullRatio: Record<string, number>
+  /** The layers taken away, in the table's order. */
+  without: readonly Layer[]
   /** Per layer, per scenario. */
   layers: Record<string, Record<string, LedgerCell>>
+  /** Per other build (by name), per scenario: what it saves against the server, and its own ratio. */
+  candidates: Record<string, Record<string, LedgerCell & { ratio: number }>>
   rows: Row[]
 }
 
@@ -46,16 +51,22 @@ export interface LedgerOptions {
   baseline: Started
   /** Starts the server on a fresh store of `storeSize` plants, without these layers (comma-separated). */
   start: (without: string) => Promise<Started>
+  /** The layers to take away, one server each (all of them by default). */
+  without?: readonly Layer[]
+  /** Other builds of the full server, each started on a fresh store like the server's. */
+  candidates?: { name: string; start: () => Promise<Started> }[]
   storeSize: number
   reader: string
   writer: string
 }
 
 export async function runLedger(options: LedgerOptions): Promise<Ledger> {
-  const { settings, baseline, start, storeSize, reader, writer } = options
+  const { settings, baseline, start, storeSize, reader, writer, without = LAYERS } = options
   const full = await start('')
   const servers = new Map<string, Started>()
-  for (const layer of LAYERS) servers.set(layer, await start(layer))
+  for (const layer of without) servers.set(layer, await start(layer))
+  const others = new Map<string, Started>()
+  for (const candidate of options.candidates ?? []) others.set(candidate.name, await candidate.start())
   const pages = await collectPages(full.url, reader)
   const scenarios: [string, () => RequestEntry[]][] = [
     ['getPlant', () => getPlant(reader, storeSize)],
@@ -67,7 +78,9 @@ export async function runLedger(options: LedgerOptions): Promise<Ledger> {
     baselineUs: {},
     fullUs: {},
     fullRatio: {},
+    without,
     layers: {},
+    candidates: {},
     rows: [],
   }
   for (const [scenario, requests] of scenarios) {
@@ -78,29 +91,43 @@ export async function runLedger(options: LedgerOptions): Promise<Ledger> {
           { name: 'baseline', process: baseline, requests },
           { name: 'server', process: full, requests },
           ...[...servers].map(([layer, process]) => ({ name: `without ${layer}`, process, requests })),
+          ...[...others].map(([name, process]) => ({ name, process, requests })),
         ],
       },
       settings,
     )
     ledger.rows.push(...rows)
-    const [base, server, ...without] = rows
+    const [base, server, ...lessened] = rows
     if (!base || !server) continue
     ledger.baselineUs[scenario] = median(base.rounds.map((r) => r.cpuUs))
     ledger.fullUs[scenario] = median(server.rounds.map((r) => r.cpuUs))
     ledger.fullRatio[scenario] = server.cpuRatio ?? Number.NaN
-    for (const [i, layer] of LAYERS.entries()) {
-      const row = without[i]
+    // What a row spends less than the full server, the median of the differences within a round.
+    const cell = (row: Row): LedgerCell => ({
+      cpuUs: median(row.rounds.map((r) => r.cpuUs)),
+      savesUs: median(
+        row.rounds.flatMap((round, k) => {
+          const whole = server.rounds[k]
+          return whole ? [whole.cpuUs - round.cpuUs] : []
+        }),
+      ),
+    })
+    for (const [i, layer] of without.entries()) {
+      const row = lessened[i]
       if (!row) continue
-      const saved = row.rounds.flatMap((round, k) => {
-        const whole = server.rounds[k]
-        return whole ? [whole.cpuUs - round.cpuUs] : []
-      })
       ledger.layers[layer] ??= {}
       const cells = ledger.layers[layer]
-      if (cells) cells[scenario] = { cpuUs: median(row.rounds.map((r) => r.cpuUs)), savesUs: median(saved) }
+      if (cells) cells[scenario] = cell(row)
+    }
+    for (const [i, name] of [...others.keys()].entries()) {
+      const row = lessened[without.length + i]
+      if (!row) continue
+      ledger.candidates[name] ??= {}
+      const cells = ledger.candidates[name]
+      if (cells) cells[scenario] = { ...cell(row), ratio: row.cpuRatio ?? Number.NaN }
     }
   }
-  for (const process of [full, ...servers.values()]) await process.stop()
+  for (const process of [full, ...servers.values(), ...others.values()]) await process.stop()
   return ledger
 }
 
@@ -112,15 +139,22 @@ export function ledgerTable(ledger: Ledger): string {
   const rows: string[][] = [
     ['nothing: the full server', ...ledger.scenarios.flatMap((s) => [us(ledger.fullUs[s]), '–'])],
   ]
-  for (const layer of LAYERS) {
+  const saves = (cell: LedgerCell | undefined, s: string) => {
+    const whole = ledger.fullUs[s] ?? Number.NaN
+    if (!cell) return ['–', '–']
+    return [us(cell.cpuUs), `${us(cell.savesUs)} µs (${((cell.savesUs / whole) * 100).toFixed(0)}%)`]
+  }
+  for (const layer of ledger.without) {
     const cells = ledger.layers[layer] ?? {}
+    rows.push([described[layer], ...ledger.scenarios.flatMap((s) => saves(cells[s], s))])
+  }
+  for (const [name, cells] of Object.entries(ledger.candidates)) {
     rows.push([
-      described[layer],
+      `the full server, built from ${name}`,
       ...ledger.scenarios.flatMap((s) => {
         const cell = cells[s]
-        const whole = ledger.fullUs[s] ?? Number.NaN
-        if (!cell) return ['–', '–']
-        return [us(cell.cpuUs), `${us(cell.savesUs)} µs (${((cell.savesUs / whole) * 100).toFixed(0)}%)`]
+        const [cpu, saved] = saves(cell, s)
+        return [cpu ?? '–', cell ? `${saved}, ${cell.ratio.toFixed(2)}x` : '–']
       }),
     ])
   }

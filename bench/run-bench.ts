@@ -104,6 +104,19 @@ async function startServer(
   return server
 }
 
+/**
+ * A candidate is named after the checkout it was built in (/work/try-x/src/server/dist/server.js →
+ * try-x), or else the directory that holds its dist/ (/tmp/exp-nocors/dist/server.js → exp-nocors).
+ */
+function candidateName(script: string, i: number): string {
+  const path = resolve(script)
+  return (
+    /([^/]+)\/src\/server\/dist\/[^/]+$/.exec(path)?.[1] ??
+    /([^/]+)\/dist\/[^/]+$/.exec(path)?.[1] ??
+    `candidate ${i + 1}`
+  )
+}
+
 async function startOther(options: Parameters<typeof startProcess>[0]): Promise<Started> {
   const other = await startProcess({ ...options, logFile: join(dir, `${options.name}.log`) })
   started.push(other)
@@ -147,10 +160,9 @@ try {
   })
   const server = await startServer(`sqlite:${smallDb}`, 'small', true)
   const serverLarge = settings.largeStore ? await startServer(`sqlite:${largeDb}`, 'large', true) : undefined
-  // Candidates are named after the directory that holds their dist/ (e.g. /tmp/exp-nocors → exp-nocors).
   const candidates: { name: string; process: Started }[] = []
   for (const [i, script] of (args.candidate ?? []).entries()) {
-    const name = /([^/]+)\/dist\/[^/]+$/.exec(resolve(script))?.[1] ?? `candidate ${i + 1}`
+    const name = candidateName(script, i)
     const db = join(dir, `candidate-${i + 1}.db`)
     await fillStore(db, READER.principal, settings.smallStore)
     candidates.push({
@@ -250,6 +262,15 @@ try {
           : undefined
         return startServer(`sqlite:${db}`, 'ledger', false, script)
       },
+      without: settings.ledger.without,
+      candidates: (args.candidate ?? []).map((script, i) => ({
+        name: candidateName(script, i),
+        start: async () => {
+          const db = join(dir, `ledger-candidate-${i + 1}.db`)
+          await fillStore(db, READER.principal, settings.smallStore)
+          return startServer(`sqlite:${db}`, 'ledger', false, [resolve(script)])
+        },
+      })),
     })
   }
   if (wanted('handlers')) {

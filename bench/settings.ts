@@ -1,6 +1,7 @@
 // The benchmark's options (bench/README.md explains them) and the settings they make: rounds, durations,
 // store sizes, and what the quick run leaves out.
 import { parseArgs } from 'node:util'
+import { LAYERS, type Layer, layersWithout } from './server-without.js'
 
 export function benchSettings() {
   const { values: args } = parseArgs({
@@ -23,6 +24,8 @@ export function benchSettings() {
        * each second's budget in a burst.
        */
       rate: { type: 'string' },
+      /** The ledger's layers to take away, comma-separated, or `none`: only the server and the candidates. */
+      layers: { type: 'string' },
     },
   })
   const only = args.only?.split(',').map((s) => s.trim())
@@ -56,6 +59,7 @@ export function benchSettings() {
       rounds: Number(args.rounds ?? (quick ? 1 : 3)),
       duration: Number(args.duration ?? (quick ? 0.25 : 1)),
       warmup: quick ? 0 : 0.5,
+      without: ledgerLayers(args.layers),
     },
   }
   for (const key of ['rounds', 'duration', 'connections'] as const) {
@@ -66,3 +70,11 @@ export function benchSettings() {
 }
 
 export type BenchSettings = ReturnType<typeof benchSettings>['settings']
+
+/** The ledger's layers, in the table's order: all of them unless `--layers` names some, or none. */
+function ledgerLayers(value: string | undefined): readonly Layer[] {
+  if (value === undefined) return LAYERS
+  if (value === 'none') return []
+  const named = layersWithout(value)
+  return LAYERS.filter((layer) => named.has(layer))
+}
