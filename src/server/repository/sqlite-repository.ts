@@ -161,9 +161,12 @@ export function openSqliteRepository(
     createdAt: Number(createdAt),
   })
 
+  const snapshot = new ReadSnapshot(db)
+
   let pending: PendingWrite[] = []
   const commit = db.transaction((batch: PendingWrite[]) => batch.map((write) => write.run()))
   const flush = () => {
+    snapshot.endForWrites()
     const batch = pending
     pending = []
     if (batch.length === 0) return
@@ -212,7 +215,7 @@ export function openSqliteRepository(
       ),
     delete: (owner, id) => write(() => remove.run(owner, id).changes === 1),
     get: async (owner, id) => {
-      const row = read(() => select.get(owner, id))
+      const row = snapshot.read(() => select.get(owner, id))
       return row && toPlant(row)
     },
     ping: async () => {
@@ -221,12 +224,13 @@ export function openSqliteRepository(
     list: async (owner, { limit, after, tag }: ListQuery) => {
       if (after === INT64_MAX) return []
       const from = after === undefined ? INT64_MIN : after + 1n
-      const rows = read(() =>
+      const rows = snapshot.read(() =>
         tag === undefined ? page.all(owner, from, limit) : pageByTag.all(owner, tag, from, limit),
       )
       return rows.map(toPlant)
     },
     close: async () => {
+      snapshot.endForWrites()
       flush()
       if (relay !== db) relay.close()
       db.close()
@@ -261,6 +265,58 @@ function storeError(error: unknown): unknown {
   if (/^SQLITE_(READONLY|IOERR|CANTOPEN|BUSY|LOCKED)/.test(code))
     return new StoreUnavailableError(`the database cannot take writes (${code})`, { cause: error })
   return error
+}
+
+/**
+ * The plant reads of one turn of the event loop share one read transaction. On a WAL file a read that
+ * is a transaction of its own takes and drops its read lock with two system calls, most of what a
+ * point read costs; under load a turn answers many requests, and they then pay that once.
+ *
+ * A snapshot opens at the turn's first read and ends in the same turn's check phase (setImmediate),
+ * before that turn's writes commit (flush ends it first). Requests are read from their sockets in the
+ * poll phase, and every request read there had arrived before the phase began: so none is answered
+ * from a snapshot older than its arrival, and a write another instance acknowledged before a request
+ * was sent is seen by it. A read in the check phase itself (a handler going on after its write
+ * committed) would open a snapshot that outlived the next poll phase: from a commit until the next
+ * turn's timers, reads go alone.
+ */
+class ReadSnapshot {
+  private readonly begin: Database.Statement
+  private readonly commit: Database.Statement
+  private open = false
+  private paused = false
+  private readonly resume = () => {
+    this.paused = false
+  }
+
+  constructor(private readonly db: Database.Database) {
+    this.begin = db.prepare('BEGIN')
+    this.commit = db.prepare('COMMIT')
+  }
+
+  read<T>(query: () => T): T {
+    if (!this.open && !this.paused && !this.db.inTransaction) {
+      this.begin.run()
+      this.open = true
+      setImmediate(() => this.end())
+    }
+    return read(query)
+  }
+
+  /** Ends the open snapshot, if any. */
+  end(): void {
+    if (!this.open) return
+    this.open = false
+    this.commit.run()
+  }
+
+  /** Ends the open snapshot before writes commit; reads go alone until the next turn's timers. */
+  endForWrites(): void {
+    this.end()
+    if (this.paused) return
+    this.paused = true
+    setTimeout(this.resume, 0).unref()
+  }
 }
 
 function openRelay(file: string): Database.Database {

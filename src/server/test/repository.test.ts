@@ -217,3 +217,55 @@ describe('a SQLite file from an earlier release', () => {
     check.close()
   })
 })
+
+describe('SQLite reads in one turn sharing a snapshot', () => {
+  const basil = (id: bigint) => ({ id, name: 'Basil', tag: 'herb' })
+  const nextTurn = () => new Promise((resolve) => setImmediate(resolve))
+
+  async function withOther() {
+    const url = await stores[0]?.fresh()
+    if (!url) throw new Error('no SQLite store')
+    const repo = await open(url)
+    // Another instance on the same file, writing at once rather than in the next turn.
+    const other = new Database(url.slice('sqlite:'.length))
+    onTestFinished(() => other.close())
+    const insert = other.prepare('INSERT INTO plants (owner, id, name, tag) VALUES (?, ?, ?, ?)')
+    return { repo, write: (id: bigint) => insert.run('alice', id, 'Basil', 'herb') }
+  }
+
+  it('see in the next turn what another instance committed after the snapshot opened', async () => {
+    const { repo, write } = await withOther()
+    expect(await repo.get('alice', 1n)).toBeUndefined()
+    write(1n)
+    // The same turn's reads share the snapshot taken before that commit.
+    expect(await repo.get('alice', 1n)).toBeUndefined()
+    await nextTurn()
+    expect(await repo.get('alice', 1n)).toEqual(basil(1n))
+    expect(await repo.list('alice', { limit: 5 })).toEqual([basil(1n)])
+  })
+
+  it('go alone after the instance committed a write, until the next turn', async () => {
+    const { repo, write } = await withOther()
+    // Its continuation runs where the write committed (the check phase): a snapshot opened there
+    // would outlive the next poll phase and serve requests that arrived after it.
+    expect(await repo.create('alice', basil(1n))).toBe(true)
+    expect(await repo.get('alice', 1n)).toEqual(basil(1n))
+    write(2n)
+    expect(await repo.get('alice', 2n)).toEqual(basil(2n))
+  })
+
+  it('never hold a write of the same instance back, nor lose one', async () => {
+    const { repo } = await withOther()
+    const created = await Promise.all(
+      Array.from({ length: 50 }, async (_, i) => {
+        const id = BigInt(i + 1)
+        // A read before and after each create, in the turns the creates commit in.
+        await repo.get('alice', id)
+        const done = await repo.create('alice', basil(id))
+        return done && (await repo.get('alice', id)) !== undefined
+      }),
+    )
+    expect(created.every(Boolean)).toBe(true)
+    expect(await repo.list('alice', { limit: 100 })).toHaveLength(50)
+  })
+})
