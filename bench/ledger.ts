@@ -30,6 +30,14 @@ export interface LedgerCell {
   savesUs: number
 }
 
+/** Another build against the server: what it saves, in how many rounds it spent less, its own ratio. */
+export interface CandidateCell extends LedgerCell {
+  /** Rounds in which it spent less CPU per request than the server, of `rounds`. */
+  lowerIn: number
+  rounds: number
+  ratio: number
+}
+
 export interface Ledger {
   scenarios: string[]
   /** Per scenario: the baseline's and the full server's CPU µs per request. */
@@ -42,7 +50,7 @@ export interface Ledger {
   /** Per layer, per scenario. */
   layers: Record<string, Record<string, LedgerCell>>
   /** Per other build (by name), per scenario: what it saves against the server, and its own ratio. */
-  candidates: Record<string, Record<string, LedgerCell & { ratio: number }>>
+  candidates: Record<string, Record<string, CandidateCell>>
   rows: Row[]
 }
 
@@ -124,7 +132,10 @@ export async function runLedger(options: LedgerOptions): Promise<Ledger> {
       if (!row) continue
       ledger.candidates[name] ??= {}
       const cells = ledger.candidates[name]
-      if (cells) cells[scenario] = { ...cell(row), ratio: row.cpuRatio ?? Number.NaN }
+      const paired = row.rounds.filter((_, k) => server.rounds[k] !== undefined)
+      const lowerIn = paired.filter((round, k) => round.cpuUs < (server.rounds[k]?.cpuUs ?? 0)).length
+      if (cells)
+        cells[scenario] = { ...cell(row), lowerIn, rounds: paired.length, ratio: row.cpuRatio ?? Number.NaN }
     }
   }
   for (const process of [full, ...servers.values(), ...others.values()]) await process.stop()
@@ -154,7 +165,8 @@ export function ledgerTable(ledger: Ledger): string {
       ...ledger.scenarios.flatMap((s) => {
         const cell = cells[s]
         const [cpu, saved] = saves(cell, s)
-        return [cpu ?? '–', cell ? `${saved}, ${cell.ratio.toFixed(2)}x` : '–']
+        if (!cell) return [cpu ?? '–', '–']
+        return [cpu ?? '–', `${saved}, less in ${cell.lowerIn}/${cell.rounds}, ${cell.ratio.toFixed(2)}x`]
       }),
     ])
   }

@@ -228,7 +228,9 @@ describe('SQLite reads in one turn sharing a snapshot', () => {
     const repo = await open(url)
     // Another instance on the same file, writing at once rather than in the next turn.
     const other = new Database(url.slice('sqlite:'.length))
-    onTestFinished(() => other.close())
+    onTestFinished(() => {
+      other.close()
+    })
     const insert = other.prepare('INSERT INTO plants (owner, id, name, tag) VALUES (?, ?, ?, ?)')
     return { repo, write: (id: bigint) => insert.run('alice', id, 'Basil', 'herb') }
   }
