@@ -223,9 +223,17 @@ export async function generatePlantFields(): Promise<string> {
     ({ name, type, int64, required }) =>
       `  { name: '${name}', type: '${type}', int64: ${int64}, required: ${required} },`,
   )
+  // fast-json-stringify (Fastify's serializer) writes an object's required properties first: a store
+  // that writes an answer's JSON itself keeps that order, so its answers are the serializer's byte for byte.
+  const answerOrder = [
+    ...fields.filter((field) => field.required),
+    ...fields.filter((field) => !field.required),
+  ]
   return (
     `${header}/** StoredPlant's properties: the int64 id first, then the others in the document's order. */\n` +
-    `export const plantFields = [\n${rows.join('\n')}\n] as const\n`
+    `export const plantFields = [\n${rows.join('\n')}\n] as const\n\n` +
+    `/** StoredPlant's property names as an answer's JSON lists them: the required ones first, each in the document's order. */\n` +
+    `export const plantAnswerOrder = [${answerOrder.map((field) => `'${field.name}'`).join(', ')}] as const\n`
   )
 }
 

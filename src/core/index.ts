@@ -26,6 +26,7 @@ export {
   type ExactPlant,
   type PlantField,
   pickPlant,
+  plantAnswerOrder,
   plantFieldNames,
   plantFields,
   plantJson,

@@ -346,11 +346,12 @@ interface ResponseObject {
 }
 
 /** The answer as a Response: JSON with int64 digits kept (lossless-json writes bigints as numbers). */
-function respond({ status, body, headers = {} }: Answer, secured = false): Response {
+function respond({ status, body, json: text, headers = {} }: Answer, secured = false): Response {
   const all = new Headers(headers)
   all.set('x-request-id', crypto.randomUUID())
   if (secured) all.set('cache-control', 'no-store')
-  if (status === 204 || body === undefined) return new Response(null, { status, headers: all })
+  if (status === 204 || (body === undefined && text === undefined))
+    return new Response(null, { status, headers: all })
   all.set('content-type', json)
-  return new Response(stringify(body) ?? 'null', { status, headers: all })
+  return new Response(text ?? stringify(body) ?? 'null', { status, headers: all })
 }

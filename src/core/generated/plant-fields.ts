@@ -6,3 +6,6 @@ export const plantFields = [
   { name: 'name', type: 'string', int64: false, required: true },
   { name: 'tag', type: 'string', int64: false, required: false },
 ] as const
+
+/** StoredPlant's property names as an answer's JSON lists them: the required ones first, each in the document's order. */
+export const plantAnswerOrder = ['name', 'id', 'tag'] as const

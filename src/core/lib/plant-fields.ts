@@ -2,9 +2,9 @@
 // the document's fields out of a body or a row, and writing a plant's JSON with its int64 id exact, so
 // that no package spells the fields out by hand.
 import type { components } from '../generated/openapi.js'
-import { plantFields } from '../generated/plant-fields.js'
+import { plantAnswerOrder, plantFields } from '../generated/plant-fields.js'
 
-export { plantFields }
+export { plantAnswerOrder, plantFields }
 
 type StoredPlant = components['schemas']['StoredPlant']
 

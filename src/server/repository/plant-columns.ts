@@ -1,7 +1,7 @@
 // The plants table's plant columns: one per property of the document's StoredPlant (core's plantFields),
 // named as the property, for the SQL of both stores and the mapping between a plant and a row. A
 // property the document adds needs its column added by a migration, and nothing here.
-import { type PlantField, plantFields, type StoredPlant } from '@plant-store/core'
+import { type PlantField, plantAnswerOrder, plantFields, type StoredPlant } from '@plant-store/core'
 
 /** Every field's column, quoted, the id first: what a select reads and an insert writes. */
 export const plantColumns = plantFields.map((field) => `"${field.name}"`).join(', ')
@@ -39,4 +39,28 @@ export function plantOfRow(row: readonly unknown[], read: (value: unknown, field
     if (value !== null && value !== undefined) plant[field.name] = read(value, field)
   }
   return plant as StoredPlant
+}
+
+type AnswerField = { name: string; required: boolean }
+const answerFields: readonly AnswerField[] = plantAnswerOrder.map((name) => {
+  const field = plantFields.find((known) => known.name === name) as PlantField
+  return { name, required: field.required }
+})
+
+/**
+ * SQL for a row's plant as an answer's JSON text, written by SQLite's json_object: the fields in an
+ * answer's order (plantAnswerOrder), integers in all their digits, a null column left out; byte for
+ * byte what Fastify's serializer writes for the same plant (src/server/test/json-page.test.ts). One
+ * json_object per combination of absent optional fields, as json_object would write a null.
+ */
+export function answerJsonSql(
+  fields: readonly AnswerField[] = answerFields,
+  present: AnswerField[] = [],
+): string {
+  const [field, ...rest] = fields
+  if (!field) return `json_object(${present.map(({ name }) => `'${name}', "${name}"`).join(', ')})`
+  const withIt = answerJsonSql(rest, [...present, field])
+  return field.required
+    ? withIt
+    : `CASE WHEN "${field.name}" IS NULL THEN ${answerJsonSql(rest, present)} ELSE ${withIt} END`
 }

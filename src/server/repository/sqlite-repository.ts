@@ -17,6 +17,7 @@ import { StoreFullError, StoreUnavailableError } from './errors.js'
 import { checkSchemaVersion, migrations } from './migrations.js'
 import { type Outbox, type OutboxEvent, type OutboxOptions, PendingBound, statsOf } from './outbox.js'
 import {
+  answerJsonSql,
   columnValues,
   placeholders,
   plantColumns,
@@ -96,6 +97,17 @@ export function openSqliteRepository(
       `SELECT ${plantColumns} FROM plants WHERE owner = ? AND tag = ? AND id >= ? ORDER BY id LIMIT ?`,
     )
     .raw(true)
+  // A page's plants as the JSON an answer sends, one string a plant: no row arrays, no plant objects.
+  const pageJson = db
+    .prepare<[string, bigint, number], string>(
+      `SELECT ${answerJsonSql()} FROM plants WHERE owner = ? AND id >= ? ORDER BY id LIMIT ?`,
+    )
+    .pluck(true)
+  const pageJsonByTag = db
+    .prepare<[string, string, bigint, number], string>(
+      `SELECT ${answerJsonSql()} FROM plants WHERE owner = ? AND tag = ? AND id >= ? ORDER BY id LIMIT ?`,
+    )
+    .pluck(true)
 
   const outbox = options.outbox
   const bound = outbox && new PendingBound(outbox.maxPending)
@@ -163,6 +175,20 @@ export function openSqliteRepository(
 
   const snapshot = new ReadSnapshot(db)
 
+  /** A page of `query`'s plants, through the statement for all plants or the one for a tag. */
+  const readPage = <T>(
+    owner: string,
+    { limit, after, tag }: ListQuery,
+    all: Database.Statement<[string, bigint, number], T>,
+    byTag: Database.Statement<[string, string, bigint, number], T>,
+  ): T[] => {
+    if (after === INT64_MAX) return []
+    const from = after === undefined ? INT64_MIN : after + 1n
+    return snapshot.read(() =>
+      tag === undefined ? all.all(owner, from, limit) : byTag.all(owner, tag, from, limit),
+    )
+  }
+
   let pending: PendingWrite[] = []
   const commit = db.transaction((batch: PendingWrite[]) => batch.map((write) => write.run()))
   const flush = () => {
@@ -221,13 +247,17 @@ export function openSqliteRepository(
     ping: async () => {
       select.get('', 0n)
     },
-    list: async (owner, { limit, after, tag }: ListQuery) => {
-      if (after === INT64_MAX) return []
-      const from = after === undefined ? INT64_MIN : after + 1n
-      const rows = snapshot.read(() =>
-        tag === undefined ? page.all(owner, from, limit) : pageByTag.all(owner, tag, from, limit),
-      )
-      return rows.map(toPlant)
+    list: async (owner, query: ListQuery) => readPage(owner, query, page, pageByTag).map(toPlant),
+    // One plant past the page tells whether plants follow; each plant's JSON is SQLite's, as it reads the row.
+    listJson: async (owner, { limit, ...from }: ListQuery) => {
+      const plants = readPage(owner, { limit: limit + 1, ...from }, pageJson, pageJsonByTag)
+      const more = plants.length > limit
+      if (more) plants.length = limit
+      const last = plants.at(-1)
+      // The cursor's id, in every digit, from the page's last plant: "id": is that key, as a quote
+      // inside a JSON string is always escaped.
+      const lastId = last === undefined ? undefined : BigInt(idOfJson(last))
+      return { json: `[${plants.join(',')}]`, lastId, more }
     },
     close: async () => {
       snapshot.endForWrites()
@@ -317,6 +347,12 @@ class ReadSnapshot {
     this.paused = true
     setTimeout(this.resume, 0).unref()
   }
+}
+
+function idOfJson(plant: string): string {
+  const digits = /"id":(-?\d+)/.exec(plant)?.[1]
+  if (digits === undefined) throw new Error(`a stored plant's JSON without its id: ${plant}`)
+  return digits
 }
 
 function openRelay(file: string): Database.Database {

@@ -10,12 +10,16 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Handlers } from '../types.js'
 
+const jsonType = 'application/json; charset=utf-8'
+
 function adapt<K extends PlantOperationId>(operation: Operation<K>) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const input = { body: request.body, params: request.params, query: request.query } as InputOf<K>
     const answer = await operation(request.server.repository, request.principal, input)
     reply.code(answer.status)
     if (answer.headers) reply.headers(answer.headers)
+    // Text already JSON: with its type set, Fastify sends it without the route's serializer.
+    if (answer.json !== undefined) return reply.type(jsonType).send(answer.json)
     return answer.body
   }
 }
