@@ -54,7 +54,8 @@ export interface ProxyOptions {
   record?: RecordOptions
   /**
    * A team's configuration (defineConfig): its checks judge each answer beside the built-in ones. A
-   * check that throws is reported on stderr, never kept from the client. Its hooks are not called.
+   * check that throws is reported on stderr, never kept from the client, and the other checks' findings
+   * stand. Its hooks are not called.
    */
   config?: VerifyConfig
 }
@@ -168,14 +169,22 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
    * for a path the document lacks the Error every error answer has.
    */
   const own = teamChecks(options.config, BUILT_IN_CHECKS)
-  const checks = [...BUILT_IN_CHECKS, ...own]
   // Only a team's check reads the request's body: without one, a body is not kept as it passes.
   const keepBodies = own.length > 0
   function judge(method: string, pathname: string, answer: Answer, sent: string | undefined) {
     const entry = operationOf(method, pathname)
     const exchange = answerExchange(entry, { method, path: pathname }, answer, errorSchema)
     if (sent !== undefined) exchange.request.body = sent
-    return { entry, findings: judgeExchange(exchange, checks).findings }
+    const { findings } = judgeExchange(exchange, BUILT_IN_CHECKS)
+    // Each team check alone: one that throws loses its own verdict, not the others'.
+    for (const check of own) {
+      try {
+        findings.push(...judgeExchange(exchange, [check]).findings)
+      } catch (error) {
+        console.error(`the proxy could not judge ${method} ${pathname}: ${(error as Error).message}`)
+      }
+    }
+    return { entry, findings }
   }
 
   function answered(

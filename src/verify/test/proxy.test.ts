@@ -3,6 +3,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { defineCheck, defineConfig } from '../index.js'
 import { type Departure, type RunningProxy, startProxy } from '../proxy/proxy.js'
 
 interface Received {
@@ -125,6 +126,41 @@ describe('the validating proxy', () => {
       status: 404,
       check: 'content_type_conformance',
     })
+  })
+
+  it('keeps the other checks’ findings when a team’s check throws, and says which one threw', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {})
+    const teamProxy = await startProxy({
+      upstream: upstreamUrl,
+      onDeparture: () => {},
+      config: defineConfig({
+        checks: [
+          defineCheck({
+            name: 'throws',
+            description: 'a broken check',
+            run: () => {
+              throw new Error('no vault')
+            },
+          }),
+          defineCheck({ name: 'always_one', description: 'finds one thing', run: () => ['one thing'] }),
+        ],
+      }),
+    })
+    try {
+      answers.set('GET /plants/2', { status: 404, type: json, body: '{"message":"no plant 2"}' })
+      const response = await fetch(`${teamProxy.url}/plants/2`, {
+        headers: { authorization: 'Bearer someone' },
+        signal: AbortSignal.timeout(10_000),
+      })
+      expect(response.status).toBe(404)
+      expect(response.headers.get('x-contract-violations')).toBe('2; response_schema_conformance, always_one')
+      expect(errors.mock.calls.flat().join('\n')).toMatch(
+        /could not judge GET \/plants\/2: the check throws failed: no vault/,
+      )
+    } finally {
+      errors.mockRestore()
+      await teamProxy.close()
+    }
   })
 
   it('answers 502 with an Error body when the server cannot be reached', async () => {
