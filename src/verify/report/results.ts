@@ -3,6 +3,7 @@
 // documented responses never seen; the parameters judged requests carried; and the table and failure
 // text every report shows them by (the reports themselves are reporters: reports.ts).
 import type { CheckName, Finding } from '../checks/check.js'
+import { CHECK_NAMES } from '../checks/registry.js'
 
 export type Layer = 'examples' | 'generated' | 'stateful' | 'security'
 export const LAYERS: Layer[] = ['examples', 'generated', 'stateful', 'security']
@@ -249,10 +250,16 @@ export class Results {
   /** One line: how the run went, for the top of a report. */
   verdict(): string {
     const stopped = this.stopped.length ? `, and ${this.stopped.length} layer(s) could not go on` : ''
-    return this.failures.length
-      ? `${this.failures.length} answer(s) departed from the document${stopped}`
-      : this.stopped.length
-        ? `No answer departed from the document${stopped}`
-        : 'Every answer agreed with the document'
+    // A team's own check holds answers to the team's rule, not the document's.
+    const departed = this.failures.filter((f) => CHECK_NAMES.includes(f.check)).length
+    const own = this.failures.length - departed
+    const found = [
+      ...(departed ? [`${departed} answer(s) departed from the document`] : []),
+      ...(own ? [`${own} answer(s) failed your own checks`] : []),
+    ]
+    if (found.length) return `${found.join(', and ')}${stopped}`
+    return this.stopped.length
+      ? `No answer departed from the document${stopped}`
+      : 'Every answer agreed with the document'
   }
 }

@@ -62,6 +62,29 @@ describe('the reporters', () => {
     )
   })
 
+  it('count a team’s own check apart from the document’s in the verdict', () => {
+    const teamFailure = {
+      layer: 'generated' as const,
+      operationId: 'listPlants',
+      checks: ['gateway_header'],
+      findings: [{ check: 'gateway_header', message: 'no X-Gateway-Id' }],
+      status: 200,
+      title: 'request 4',
+      request: 'GET /plants',
+      answer: '200 application/json []',
+      document: '200',
+      replay: 'plant-store-verify --case 4',
+    }
+    const run = failedRun()
+    run.results.record(teamFailure)
+    expect(run.results.verdict()).toBe(
+      '1 answer(s) departed from the document, and 1 answer(s) failed your own checks',
+    )
+    const ownOnly = new Results([{ operationId: 'listPlants', statuses: [200] }], [])
+    ownOnly.record(teamFailure)
+    expect(ownOnly.verdict()).toBe('1 answer(s) failed your own checks')
+  })
+
   it('say a coverage under its minimum in the text, the annotations and the JSON', () => {
     const run = { ...failedRun(), minCoverage: 90, met: false }
     expect(REPORTERS.text.render(run)).toMatch(
