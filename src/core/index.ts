@@ -31,6 +31,7 @@ export {
   plantFields,
   plantJson,
 } from './lib/plant-fields.js'
+export { portOption } from './lib/port-option.js'
 export * from './lib/recording.js'
 export {
   type ReadRequest,

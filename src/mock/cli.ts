@@ -1,6 +1,7 @@
 // `plant-store-mock`: the mock from an installed package, as `npm run mock` starts it in the kit's
 // repository. The bin file calls main() with the command line; `npm run mock` calls it with its own.
 import { parseArgs } from 'node:util'
+import { portOption } from '@plant-store/core'
 import { startMock } from './mock.js'
 
 const usage = `Usage: plant-store-mock [--dynamic] [--host HOST] [--port PORT] [--spec FILE]
@@ -28,8 +29,7 @@ function parse(argv: string[]) {
         help: { type: 'boolean', short: 'h' },
       },
     })
-    if (values.port !== undefined && !(/^\d+$/.test(values.port) && Number(values.port) <= 65535))
-      throw new Error(`--port must be a port number (0-65535), not ${JSON.stringify(values.port)}`)
+    portOption(values.port)
     return values
   } catch (error) {
     console.error(`${(error as Error).message}\n\n${usage}`)
@@ -47,7 +47,7 @@ export async function main(argv: string[]): Promise<void> {
     spec: values.spec,
     dynamic: values.dynamic ?? false,
     host: values.host,
-    port: values.port === undefined ? undefined : Number(values.port),
+    port: portOption(values.port),
   }).catch((error: Error) => {
     console.error(error.message)
     process.exit(1)

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs'
 import { relative } from 'node:path'
 import { parseArgs } from 'node:util'
 import SwaggerParser from '@apidevtools/swagger-parser'
-import { type ConsumerContract, parseContract, document as shipped } from '@plant-store/core'
+import { type ConsumerContract, parseContract, portOption, document as shipped } from '@plant-store/core'
 import { BUILT_IN_CHECKS } from './checks/registry.js'
 import { interfaceOf, loadDocument, type OperationEntry, PROFILES, type Profile } from './document.js'
 import { runReplay } from './proxy/replay-cli.js'
@@ -228,9 +228,11 @@ if (values.consumer !== undefined) {
 const webhookSecret = values['webhook-secret'] ?? process.env.VERIFY_WEBHOOK_SECRET
 const webhookPort = values['webhook-listen']
 if (webhookPort !== undefined) {
-  const port = Number(webhookPort)
-  if (!/^\d+$/.test(webhookPort) || port > 65535)
-    usage(`--webhook-listen takes a port from 0 to 65535, not ${webhookPort}`)
+  try {
+    portOption(webhookPort, '--webhook-listen')
+  } catch (error) {
+    usage((error as Error).message)
+  }
   if (!webhookSecret)
     usage(
       '--webhook-listen needs the secret the server signs with: --webhook-secret or VERIFY_WEBHOOK_SECRET',

@@ -3,6 +3,7 @@
 // calls it with its own.
 import { relative } from 'node:path'
 import { parseArgs } from 'node:util'
+import { portOption } from '@plant-store/core'
 import { BUILT_IN_CHECKS } from '../checks/registry.js'
 import { teamChecks, type VerifyConfig } from '../run/config.js'
 import { configFile, loadConfig } from '../run/config-file.js'
@@ -45,8 +46,7 @@ function parse(argv: string[]) {
         help: { type: 'boolean', short: 'h' },
       },
     })
-    if (values.port !== undefined && !(/^\d+$/.test(values.port) && Number(values.port) <= 65535))
-      throw new Error(`--port must be a port number (0-65535), not ${JSON.stringify(values.port)}`)
+    portOption(values.port)
     if (values['redact-header'] && values.record === undefined)
       throw new Error('--redact-header goes with --record FILE.har')
     return values
@@ -81,7 +81,7 @@ export async function main(argv: string[]): Promise<void> {
     upstream,
     spec,
     host: values.host ?? '127.0.0.1',
-    port: Number(values.port ?? 4011),
+    port: portOption(values.port) ?? 4011,
     ...(values.record === undefined
       ? {}
       : { record: { file: values.record, redactHeaders: values['redact-header'] ?? [] } }),
