@@ -29,8 +29,7 @@ function parse(argv: string[]) {
         help: { type: 'boolean', short: 'h' },
       },
     })
-    portOption(values.port)
-    return values
+    return { ...values, port: portOption(values.port) }
   } catch (error) {
     console.error(`${(error as Error).message}\n\n${usage}`)
     process.exit(2)
@@ -47,7 +46,7 @@ export async function main(argv: string[]): Promise<void> {
     spec: values.spec,
     dynamic: values.dynamic ?? false,
     host: values.host,
-    port: portOption(values.port),
+    port: values.port,
   }).catch((error: Error) => {
     console.error(error.message)
     process.exit(1)

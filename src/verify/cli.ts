@@ -226,13 +226,14 @@ if (values.consumer !== undefined) {
 }
 
 const webhookSecret = values['webhook-secret'] ?? process.env.VERIFY_WEBHOOK_SECRET
-const webhookPort = values['webhook-listen']
-if (webhookPort !== undefined) {
+const webhookPort = ((): number | undefined => {
   try {
-    portOption(webhookPort, '--webhook-listen')
+    return portOption(values['webhook-listen'], '--webhook-listen')
   } catch (error) {
-    usage((error as Error).message)
+    return usage((error as Error).message)
   }
+})()
+if (webhookPort !== undefined) {
   if (!webhookSecret)
     usage(
       '--webhook-listen needs the secret the server signs with: --webhook-secret or VERIFY_WEBHOOK_SECRET',
@@ -304,7 +305,7 @@ try {
       ? {}
       : {
           webhook: {
-            port: Number(webhookPort),
+            port: webhookPort,
             secret: webhookSecret as string,
             ...(webhookWait === undefined ? {} : { waitMs: webhookWait * 1000 }),
             ...(webhookHold === undefined ? {} : { holdMs: Math.round(webhookHold * 1000) }),

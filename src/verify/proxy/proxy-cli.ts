@@ -46,10 +46,10 @@ function parse(argv: string[]) {
         help: { type: 'boolean', short: 'h' },
       },
     })
-    portOption(values.port)
+    const port = portOption(values.port)
     if (values['redact-header'] && values.record === undefined)
       throw new Error('--redact-header goes with --record FILE.har')
-    return values
+    return { ...values, port }
   } catch (error) {
     console.error(`${(error as Error).message}\n\n${usage}`)
     process.exit(2)
@@ -81,7 +81,7 @@ export async function main(argv: string[]): Promise<void> {
     upstream,
     spec,
     host: values.host ?? '127.0.0.1',
-    port: portOption(values.port) ?? 4011,
+    port: values.port ?? 4011,
     ...(values.record === undefined
       ? {}
       : { record: { file: values.record, redactHeaders: values['redact-header'] ?? [] } }),
