@@ -110,15 +110,15 @@ export async function runLedger(options: LedgerOptions): Promise<Ledger> {
     ledger.baselineUs[scenario] = median(base.rounds.map((r) => r.cpuUs))
     ledger.fullUs[scenario] = median(server.rounds.map((r) => r.cpuUs))
     ledger.fullRatio[scenario] = server.cpuRatio ?? Number.NaN
-    // What a row spends less than the full server, the median of the differences within a round.
+    // What a row spends less than the full server in each round both ran.
+    const savedPerRound = (row: Row) =>
+      row.rounds.flatMap((round, k) => {
+        const whole = server.rounds[k]
+        return whole ? [whole.cpuUs - round.cpuUs] : []
+      })
     const cell = (row: Row): LedgerCell => ({
       cpuUs: median(row.rounds.map((r) => r.cpuUs)),
-      savesUs: median(
-        row.rounds.flatMap((round, k) => {
-          const whole = server.rounds[k]
-          return whole ? [whole.cpuUs - round.cpuUs] : []
-        }),
-      ),
+      savesUs: median(savedPerRound(row)),
     })
     for (const [i, layer] of without.entries()) {
       const row = lessened[i]
@@ -132,10 +132,14 @@ export async function runLedger(options: LedgerOptions): Promise<Ledger> {
       if (!row) continue
       ledger.candidates[name] ??= {}
       const cells = ledger.candidates[name]
-      const paired = row.rounds.filter((_, k) => server.rounds[k] !== undefined)
-      const lowerIn = paired.filter((round, k) => round.cpuUs < (server.rounds[k]?.cpuUs ?? 0)).length
+      const saved = savedPerRound(row)
       if (cells)
-        cells[scenario] = { ...cell(row), lowerIn, rounds: paired.length, ratio: row.cpuRatio ?? Number.NaN }
+        cells[scenario] = {
+          ...cell(row),
+          lowerIn: saved.filter((us) => us > 0).length,
+          rounds: saved.length,
+          ratio: row.cpuRatio ?? Number.NaN,
+        }
     }
   }
   for (const process of [full, ...servers.values(), ...others.values()]) await process.stop()
@@ -164,9 +168,9 @@ export function ledgerTable(ledger: Ledger): string {
       `the full server, built from ${name}`,
       ...ledger.scenarios.flatMap((s) => {
         const cell = cells[s]
-        const [cpu, saved] = saves(cell, s)
-        if (!cell) return [cpu ?? '–', '–']
-        return [cpu ?? '–', `${saved}, less in ${cell.lowerIn}/${cell.rounds}, ${cell.ratio.toFixed(2)}x`]
+        if (!cell) return ['–', '–']
+        const [cpu = '–', saved] = saves(cell, s)
+        return [cpu, `${saved}, less in ${cell.lowerIn}/${cell.rounds}, ${cell.ratio.toFixed(2)}x`]
       }),
     ])
   }
