@@ -260,7 +260,7 @@ export function openSqliteRepository(
       return { json: `[${plants.join(',')}]`, lastId, more }
     },
     close: async () => {
-      snapshot.endForWrites()
+      // The open snapshot, if any, ends first thing in the flush.
       flush()
       if (relay !== db) relay.close()
       db.close()
