@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it, onTestFinished } from 'vitest'
 import { freshDatabase, postgresMissing } from '../../../test/helpers/postgres.js'
 import { openRepository } from '../repository/index.js'
 import { migrations, StoreStartError } from '../repository/migrations.js'
+import { pageSql } from '../repository/sqlite-repository.js'
 
 const pool = { poolSize: 4, connectTimeoutMs: 5000, statementTimeoutMs: 5000 }
 const folder = mkdtempSync(join(tmpdir(), 'plant-store-repository-'))
@@ -269,5 +270,31 @@ describe('SQLite reads in one turn sharing a snapshot', () => {
     )
     expect(created.every(Boolean)).toBe(true)
     expect(await repo.list('alice', { limit: 100 })).toHaveLength(50)
+  })
+})
+
+describe("SQLite's page statements, their parameters bound as casts", () => {
+  it('are planned as with bare parameters: by the primary key from the id on, in its order', async () => {
+    const url = await stores[0]?.fresh()
+    if (!url) throw new Error('no SQLite store')
+    await (await open(url)).close()
+    const db = new Database(url.slice('sqlite:'.length), { readonly: true })
+    onTestFinished(() => {
+      db.close()
+    })
+    const plan = (sql: string, ...values: unknown[]) =>
+      db
+        .prepare(`EXPLAIN QUERY PLAN ${sql}`)
+        .all(...values)
+        .map((step) => (step as { detail: string }).detail)
+    const bare = 'SELECT name FROM plants WHERE owner = ? AND id >= ? ORDER BY id LIMIT ?'
+    const bareByTag = 'SELECT name FROM plants WHERE owner = ? AND tag = ? AND id >= ? ORDER BY id LIMIT ?'
+    expect(plan(pageSql('name', false), 'alice', 5n, 51)).toEqual(plan(bare, 'alice', 5n, 51))
+    expect(plan(pageSql('name', false), 'alice', 5n, 51)).toEqual([
+      'SEARCH plants USING PRIMARY KEY (owner=? AND id>?)',
+    ])
+    expect(plan(pageSql('name', true), 'alice', 'herb', 5n, 51)).toEqual(
+      plan(bareByTag, 'alice', 'herb', 5n, 51),
+    )
   })
 })
