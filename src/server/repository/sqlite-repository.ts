@@ -275,11 +275,15 @@ export function openSqliteRepository(
  * The owner, the tag and the limit are bound as casts, not bare parameters: SQLite's planner takes a
  * bare parameter in such an equality or LIMIT for one whose value may change the plan, and compiles
  * the statement again at every new binding, which under page load was 8.5% of the server's CPU (perf).
- * The plan is the same (repository.test.ts).
+ *
+ * A tag's page names plants_by_tag: left to itself, SQLite walks the owner's plants by the primary key
+ * and tests each one's tag, so a page of a tag that few or none of a million plants have read them all
+ * (130 ms, against 17 µs by the index). The plans are in repository.test.ts.
  */
 export function pageSql(columns: string, byTag: boolean): string {
+  const from = byTag ? 'plants INDEXED BY plants_by_tag' : 'plants'
   const tag = byTag ? ' AND tag = CAST(? AS TEXT)' : ''
-  return `SELECT ${columns} FROM plants WHERE owner = CAST(? AS TEXT)${tag} AND id >= ? ORDER BY id LIMIT CAST(? AS INTEGER)`
+  return `SELECT ${columns} FROM ${from} WHERE owner = CAST(? AS TEXT)${tag} AND id >= ? ORDER BY id LIMIT CAST(? AS INTEGER)`
 }
 
 /**
