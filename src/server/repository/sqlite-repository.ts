@@ -108,12 +108,13 @@ export function openSqliteRepository(
   // settled event is sent again, which at-least-once delivery allows. A sync to disk per delivered
   // event would block the event loop, and every request with it.
   const relay = file === ':memory:' || options.readOnly ? db : openRelay(file)
+  // The limit as a cast, as in pageSql: a bare one would be compiled again at every claim.
   const claim = relay
     .prepare<[number, number, number, number], OutboxRow>(
       `UPDATE webhook_outbox SET lease_until = ? WHERE id IN (
          SELECT id FROM webhook_outbox
          WHERE failed_at IS NULL AND next_attempt_at <= ? AND lease_until <= ?
-         ORDER BY next_attempt_at LIMIT ?)
+         ORDER BY next_attempt_at LIMIT CAST(? AS INTEGER))
        RETURNING id, owner, body, attempts, created_at`,
     )
     .raw(true)
