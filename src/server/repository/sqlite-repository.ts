@@ -90,9 +90,10 @@ export function openSqliteRepository(
   const page = db.prepare<[string, bigint, number], Row>(pageSql(plantColumns, false)).raw(true)
   const pageByTag = db.prepare<[string, string, bigint, number], Row>(pageSql(plantColumns, true)).raw(true)
   // A page's plants as the JSON an answer sends, one string a plant: no row arrays, no plant objects.
-  const pageJson = db.prepare<[string, bigint, number], string>(pageSql(answerJsonSql(), false)).pluck(true)
+  const answerJson = answerJsonSql()
+  const pageJson = db.prepare<[string, bigint, number], string>(pageSql(answerJson, false)).pluck(true)
   const pageJsonByTag = db
-    .prepare<[string, string, bigint, number], string>(pageSql(answerJsonSql(), true))
+    .prepare<[string, string, bigint, number], string>(pageSql(answerJson, true))
     .pluck(true)
 
   const outbox = options.outbox
