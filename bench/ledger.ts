@@ -1,6 +1,6 @@
 // The cost ledger: for getPlant, createPlant and a page of 50 plants, the server's CPU per request with
-// each of its layers taken away in turn (serve-without.ts, server-without.ts), against the full server
-// and the bare-Fastify baseline loaded in the same rounds. A layer's cost is what the server
+// each of its layers taken away in turn, and with all of them at once (serve-without.ts,
+// server-without.ts), against the full server and the bare-Fastify baseline loaded in the same rounds. A layer's cost is what the server
 // saves without it; another build (--candidate) is loaded in the same rounds too, so that what a change
 // saves is a difference within each round rather than between two runs on a noisy machine.
 import type { RequestEntry } from 'autocannon'
@@ -21,6 +21,17 @@ const described: Record<Layer, string> = {
   'int64-body': 'the exact-int64 body reader (JSON.parse instead)',
   serialization: 'response serialization (a constant body instead)',
   store: 'the store (constant answers instead of SQLite)',
+}
+
+const rowKey = (layers: readonly Layer[]) => (layers.length === LAYERS.length ? 'all' : layers.join('+'))
+
+/** A row's words in the table: a layer's own, or the layers it goes without together. */
+function describe(layers: readonly Layer[]): string {
+  if (layers.length === LAYERS.length) return 'every layer at once: Fastify, the routes and their hooks left'
+  const [only] = layers
+  if (layers.length === 1 && only) return described[only]
+  if (layers.length <= LAYERS.length / 2) return `together: ${layers.join(', ')}`
+  return `every layer but ${LAYERS.filter((layer) => !layers.includes(layer)).join(', ')}`
 }
 
 export interface LedgerCell {
@@ -45,9 +56,9 @@ export interface Ledger {
   fullUs: Record<string, number>
   /** Per scenario: median over rounds of the full server's CPU per request over the baseline's. */
   fullRatio: Record<string, number>
-  /** The layers taken away, in the table's order. */
-  without: readonly Layer[]
-  /** Per layer, per scenario. */
+  /** Each row's layers taken away, in the table's order. */
+  without: readonly (readonly Layer[])[]
+  /** Per row (its layers joined by `+`), per scenario. */
   layers: Record<string, Record<string, LedgerCell>>
   /** Per other build (by name), per scenario: what it saves against the server, and its own ratio. */
   candidates: Record<string, Record<string, CandidateCell>>
@@ -59,8 +70,8 @@ export interface LedgerOptions {
   baseline: Started
   /** Starts the server on a fresh store of `storeSize` plants, without these layers (comma-separated). */
   start: (without: string) => Promise<Started>
-  /** The layers to take away, one server each (all of them by default). */
-  without?: readonly Layer[]
+  /** The rows: the layers one server goes without (by default each layer alone, then all at once). */
+  without?: readonly (readonly Layer[])[]
   /** Other builds of the full server, each started on a fresh store like the server's. */
   candidates?: { name: string; start: () => Promise<Started> }[]
   storeSize: number
@@ -69,10 +80,11 @@ export interface LedgerOptions {
 }
 
 export async function runLedger(options: LedgerOptions): Promise<Ledger> {
-  const { settings, baseline, start, storeSize, reader, writer, without = LAYERS } = options
+  const { settings, baseline, start, storeSize, reader, writer } = options
+  const without = options.without ?? [...LAYERS.map((layer) => [layer]), LAYERS]
   const full = await start('')
   const servers = new Map<string, Started>()
-  for (const layer of without) servers.set(layer, await start(layer))
+  for (const layers of without) servers.set(rowKey(layers), await start(layers.join(',')))
   const others = new Map<string, Started>()
   for (const candidate of options.candidates ?? []) others.set(candidate.name, await candidate.start())
   const pages = await collectPages(full.url, reader)
@@ -98,7 +110,7 @@ export async function runLedger(options: LedgerOptions): Promise<Ledger> {
         targets: [
           { name: 'baseline', process: baseline, requests },
           { name: 'server', process: full, requests },
-          ...[...servers].map(([layer, process]) => ({ name: `without ${layer}`, process, requests })),
+          ...[...servers].map(([key, process]) => ({ name: `without ${key}`, process, requests })),
           ...[...others].map(([name, process]) => ({ name, process, requests })),
         ],
       },
@@ -120,11 +132,11 @@ export async function runLedger(options: LedgerOptions): Promise<Ledger> {
       cpuUs: median(row.rounds.map((r) => r.cpuUs)),
       savesUs: median(savedPerRound(row)),
     })
-    for (const [i, layer] of without.entries()) {
+    for (const [i, key] of [...servers.keys()].entries()) {
       const row = lessened[i]
       if (!row) continue
-      ledger.layers[layer] ??= {}
-      const cells = ledger.layers[layer]
+      ledger.layers[key] ??= {}
+      const cells = ledger.layers[key]
       if (cells) cells[scenario] = cell(row)
     }
     for (const [i, name] of [...others.keys()].entries()) {
@@ -159,9 +171,9 @@ export function ledgerTable(ledger: Ledger): string {
     if (!cell) return ['–', '–']
     return [us(cell.cpuUs), `${us(cell.savesUs)} µs (${((cell.savesUs / whole) * 100).toFixed(0)}%)`]
   }
-  for (const layer of ledger.without) {
-    const cells = ledger.layers[layer] ?? {}
-    rows.push([described[layer], ...ledger.scenarios.flatMap((s) => saves(cells[s], s))])
+  for (const layers of ledger.without) {
+    const cells = ledger.layers[rowKey(layers)] ?? {}
+    rows.push([describe(layers), ...ledger.scenarios.flatMap((s) => saves(cells[s], s))])
   }
   for (const [name, cells] of Object.entries(ledger.candidates)) {
     rows.push([

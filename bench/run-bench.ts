@@ -38,7 +38,15 @@ import type { WebhookResult } from './webhooks.js'
 const root = repoRoot
 const began = performance.now()
 
-const { args, settings, only } = benchSettings()
+// A mistyped option is told in one line, not as a stack.
+const { args, settings, only } = (() => {
+  try {
+    return benchSettings()
+  } catch (error) {
+    console.error(`bench: ${(error as Error).message}`)
+    process.exit(2)
+  }
+})()
 const quick = settings.quick
 
 const READER = { principal: 'alice', token: 'token-a' }

@@ -24,7 +24,7 @@ export function benchSettings() {
        * each second's budget in a burst.
        */
       rate: { type: 'string' },
-      /** The ledger's layers to take away, comma-separated, or `none`: only the server and the candidates. */
+      /** The ledger's rows: layers (`+` joins several into one row, `all` is every one), comma-separated, or `none`. */
       layers: { type: 'string' },
     },
   })
@@ -71,10 +71,22 @@ export function benchSettings() {
 
 export type BenchSettings = ReturnType<typeof benchSettings>['settings']
 
-/** The ledger's layers, in the table's order: all of them unless `--layers` names some, or none. */
-function ledgerLayers(value: string | undefined): readonly Layer[] {
-  if (value === undefined) return LAYERS
+/**
+ * The ledger's rows, each the layers one server goes without, in the table's order: by default each
+ * layer alone, then every layer at once (what the server's own plumbing costs). `--layers` names other
+ * rows, comma-separated: a layer, layers joined by `+` (taken away together), `all`, or `none` (no row:
+ * the server and the candidates alone).
+ */
+function ledgerLayers(value: string | undefined): readonly (readonly Layer[])[] {
+  if (value === undefined) return [...LAYERS.map((layer) => [layer]), LAYERS]
   if (value === 'none') return []
-  const named = layersWithout(value)
-  return LAYERS.filter((layer) => named.has(layer))
+  return value
+    .split(',')
+    .map((row) => row.trim())
+    .filter((row) => row !== '')
+    .map((row) => {
+      if (row === 'all') return LAYERS
+      const named = layersWithout(row.replaceAll('+', ','))
+      return LAYERS.filter((layer) => named.has(layer))
+    })
 }
