@@ -1,8 +1,9 @@
 // The cost ledger: for getPlant, createPlant and a page of 50 plants, the server's CPU per request with
 // each of its layers taken away in turn, and with all of them at once (serve-without.ts,
-// server-without.ts), against the full server and the bare-Fastify baseline loaded in the same rounds. A layer's cost is what the server
-// saves without it; another build (--candidate) is loaded in the same rounds too, so that what a change
-// saves is a difference within each round rather than between two runs on a noisy machine.
+// server-without.ts), against the full server and the bare-Fastify baseline loaded in the same rounds.
+// A layer's cost is what the server saves without it; another build (--candidate) is loaded in the
+// same rounds too, so that what a change saves is a difference within each round rather than between
+// two runs on a noisy machine.
 import type { RequestEntry } from 'autocannon'
 import type { Started } from '../scripts/lib/processes.js'
 import { median, type Row, table } from './report.js'
@@ -70,8 +71,8 @@ export interface LedgerOptions {
   baseline: Started
   /** Starts the server on a fresh store of `storeSize` plants, without these layers (comma-separated). */
   start: (without: string) => Promise<Started>
-  /** The rows: the layers one server goes without (by default each layer alone, then all at once). */
-  without?: readonly (readonly Layer[])[]
+  /** The rows: the layers one server goes without (settings.ts gives them from --layers). */
+  without: readonly (readonly Layer[])[]
   /** Other builds of the full server, each started on a fresh store like the server's. */
   candidates?: { name: string; start: () => Promise<Started> }[]
   storeSize: number
@@ -80,8 +81,7 @@ export interface LedgerOptions {
 }
 
 export async function runLedger(options: LedgerOptions): Promise<Ledger> {
-  const { settings, baseline, start, storeSize, reader, writer } = options
-  const without = options.without ?? [...LAYERS.map((layer) => [layer]), LAYERS]
+  const { settings, baseline, start, storeSize, reader, writer, without } = options
   const full = await start('')
   const servers = new Map<string, Started>()
   for (const layers of without) servers.set(rowKey(layers), await start(layers.join(',')))
