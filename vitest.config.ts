@@ -3,6 +3,7 @@
 // The API tests run twice: on SQLite, and on PostgreSQL when its binaries are installed (always on CI).
 import { availableParallelism } from 'node:os'
 import { defineConfig } from 'vitest/config'
+import { BaseSequencer, type TestSpecification } from 'vitest/node'
 import { INSTALL_HINT, postgresBinDir } from './scripts/lib/postgres.js'
 import { exitWithParent } from './scripts/lib/processes.js'
 
@@ -57,6 +58,41 @@ const differsByLine = [
   ),
   ...inFolder('src/core/test', 'memory-repository'),
 ]
+/**
+ * The files that take longest (`npm run test:slowest` measures them), slowest first. Vitest orders files
+ * by the times it kept from earlier runs; where it has none (a fresh clone, CI) it starts the largest
+ * files first, and these, small files that wait on processes of their own, would be left to run alone at
+ * the end while the other worker idles.
+ */
+const longest = [
+  'test/contract-variants.test.ts',
+  'src/verify/test/verify-implementations.test.ts',
+  'src/verify/test/verify.test.ts',
+  'src/verify/test/verify-webhooks.test.ts',
+  'src/verify/test/verify-cli.test.ts',
+  'test/launchers.test.ts',
+  'src/verify/test/verify-config.test.ts',
+  'test/nothing-left-behind.test.ts',
+  'src/server/test/server-process.test.ts',
+  'src/server/test/webhooks.test.ts',
+  'src/server/test/crash.test.ts',
+]
+
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files)
+    if (files.every((file) => this.ctx.cache.getTestSpecificationResult(file))) return sorted
+    const rank = (file: TestSpecification) => {
+      const at = longest.findIndex((name) => file.moduleId.endsWith(name))
+      return at < 0 ? longest.length : at
+    }
+    // Within a project only: vitest runs its projects one after another.
+    const projects = [...new Set(sorted.map((file) => file.project.name))]
+    const group = (file: TestSpecification) => projects.indexOf(file.project.name)
+    return sorted.sort((a, b) => group(a) - group(b) || rank(a) - rank(b))
+  }
+}
+
 const lineCheck = process.env.NODE_LINE_CHECK === 'true'
 if (lineCheck) console.warn(`on this Node line, only what can differ between lines (NODE_LINE_CHECK=true)`)
 
@@ -72,6 +108,10 @@ export default defineConfig({
     // cores, where vitest's default (one fewer than the cores) would run them one by one.
     maxWorkers: Math.max(2, availableParallelism() - 1),
     testTimeout: 20_000,
+    // Tests marked concurrent wait on processes of their own (the contract suite on drafts of the
+    // document): two at a time keeps the waits overlapping without crowding two cores.
+    maxConcurrency: 2,
+    sequence: { sequencer: LongestFirst },
     hookTimeout: 30_000,
     projects: [
       {

@@ -17,6 +17,8 @@ export default defineConfig({
     // One file, one worker: the targets are started once and the coverage is counted in one place.
     fileParallelism: false,
     testTimeout: 20_000,
+    // The stalled requests of one target wait out its headers timeout together (plant-store.contract.ts).
+    maxConcurrency: 10,
     hookTimeout: 120_000,
     reporters: ['default', 'junit'],
     outputFile: { junit: 'reports/contract.junit.xml' },

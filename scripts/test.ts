@@ -1,5 +1,6 @@
 // `npm test`: every check the project has, one stage after another, each stage's output shown as it
-// comes; then one line of totals over all of them. A stage that fails does not stop the others.
+// comes (a stage that mostly waits runs beside the ones after it, its output shown whole when it ends);
+// then one line of totals over all of them. A stage that fails does not stop the others.
 // First, before anything else loads: on an unsupported Node, the one sentence `npm start` gives, and exit 1.
 import '../src/server/lib/supported-node.js'
 import { existsSync, readFileSync, rmSync } from 'node:fs'
@@ -11,6 +12,12 @@ interface Stage {
   command: string[]
   /** The JUnit report the stage writes, whose counts stand for it; without one, the stage is one check. */
   junit?: string
+  /**
+   * Runs beside the stages after it instead of before them, its output kept and shown whole once it
+   * ends: for a stage that mostly waits (on the registry, on a browser), so that its waits and the
+   * others' work overlap.
+   */
+  beside?: true
 }
 
 const stages: Stage[] = [
@@ -32,6 +39,15 @@ const stages: Stage[] = [
     ],
     junit: 'reports/unit.junit.xml',
   },
+  // The packages' list lives in package.json's build script alone. Before the packages are packed, so
+  // that their builds are fresh and packing writes none while the benchmark reads them.
+  { name: 'build', command: ['npm', 'run', '--silent', 'build'] },
+  {
+    name: 'packages, packed and installed into scratch apps (publint, attw)',
+    command: ['vitest', 'run', '--config', 'test/packages/vitest.config.ts'],
+    junit: 'reports/packages.junit.xml',
+    beside: true,
+  },
   {
     name: 'contract suite',
     command: ['vitest', 'run', '--config', 'contracts/vitest.config.ts'],
@@ -47,13 +63,6 @@ const stages: Stage[] = [
     command: ['node', '--import', 'tsx', 'contracts/dredd/run-dredd.ts'],
     junit: 'reports/dredd.junit.xml',
   },
-  {
-    name: 'packages, packed and installed into scratch apps (publint, attw)',
-    command: ['vitest', 'run', '--config', 'test/packages/vitest.config.ts'],
-    junit: 'reports/packages.junit.xml',
-  },
-  // The packages' list lives in package.json's build script alone.
-  { name: 'build', command: ['npm', 'run', '--silent', 'build'] },
   { name: 'benchmark, quick mode', command: ['node', '--import', 'tsx', 'bench/run-bench.ts', '--quick'] },
 ]
 
@@ -70,9 +79,10 @@ const env = {
   ...(colour ? {} : { NO_COLOR: '1', FORCE_COLOR: '0' }),
 }
 
-const results: { stage: Stage; counts: Counts; seconds: number; note?: string }[] = []
-for (const stage of stages) {
-  console.log(`\n== ${stage.name}: ${stage.command.join(' ')}`)
+type Result = { stage: Stage; counts: Counts; seconds: number; note?: string }
+
+/** Runs a stage to its end; its output goes to `show` as it comes. */
+async function runStage(stage: Stage, show: (chunk: string, stream: 'stdout' | 'stderr') => void) {
   if (stage.junit) rmSync(join(repoRoot, stage.junit), { force: true })
   const began = performance.now()
   const [command = '', ...args] = stage.command
@@ -82,7 +92,7 @@ for (const stage of stages) {
     args: colour ? args : [...args, ...noColourArgs(command)],
     env,
     timeoutMs: 20 * 60_000,
-    onOutput: (chunk, stream) => process[stream].write(chunk),
+    onOutput: show,
   })
   const seconds = (performance.now() - began) / 1000
   const ok = exit === 0
@@ -94,7 +104,43 @@ for (const stage of stages) {
     counts = { ...counts, failed: 1 }
     note = `exited with ${exit}`
   }
-  results.push({ stage, counts, seconds, note })
+  return { stage, counts, seconds, note }
+}
+
+const heading = (stage: Stage) => `\n== ${stage.name}: ${stage.command.join(' ')}`
+const results: Result[] = []
+/** The stages running beside the others: each one's output, shown whole between two stages once it ends. */
+const besides: { result: Promise<Result>; output: string[]; ended: boolean; shown: boolean }[] = []
+const showEnded = () => {
+  for (const side of besides.filter((side) => side.ended && !side.shown)) {
+    side.shown = true
+    process.stdout.write(side.output.join(''))
+  }
+}
+for (const stage of stages) {
+  showEnded()
+  if (stage.beside) {
+    console.log(`${heading(stage)}\n(beside the stages that follow; its output is shown whole when it ends)`)
+    const output = [`${heading(stage)}\n`]
+    const side: (typeof besides)[number] = {
+      output,
+      ended: false,
+      shown: false,
+      result: runStage(stage, (chunk) => output.push(chunk)).finally(() => {
+        side.ended = true
+      }),
+    }
+    besides.push(side)
+    continue
+  }
+  console.log(heading(stage))
+  results.push(await runStage(stage, (chunk, stream) => process[stream].write(chunk)))
+}
+for (const side of besides) {
+  const result = await side.result
+  showEnded()
+  // In the summary where it was listed, as if it had run in turn.
+  results.splice(stages.indexOf(result.stage), 0, result)
 }
 
 const total = results.reduce(

@@ -20,7 +20,7 @@ if (!canReadProcesses) console.warn('nothing-left-behind: skipped, it reads /pro
 const TARGETS = 5
 
 describe.skipIf(!canReadProcesses)('a contract run killed with SIGKILL', () => {
-  it('leaves no process and no port of the run 10 s later', async () => {
+  it('leaves no process and no port of the run within 10 s', async () => {
     const env: Record<string, string | undefined> = { ...process.env }
     // This test runs inside vitest: the run it starts must not take itself for one of its workers.
     for (const name of Object.keys(env)) if (name.startsWith('VITEST')) delete env[name]
@@ -48,14 +48,15 @@ describe.skipIf(!canReadProcesses)('a contract run killed with SIGKILL', () => {
       seen = processTree(root)
       ports = listeningPorts(seen)
       process.kill(root, 'SIGKILL')
-      await sleep(10_000)
-
-      const left = stillRunning(seen).filter((p) => p.pid !== root)
-      const held = listening()
-        .map((l) => l.port)
-        .filter((port) => ports.includes(port))
-      expect(left.map((p) => `${p.pid} ${p.command}`)).toEqual([])
-      expect(held).toEqual([])
+      // Looked at until all is gone, for as long as 10 s: a correct run is gone well before.
+      const left = () => stillRunning(seen).filter((p) => p.pid !== root)
+      const held = () =>
+        listening()
+          .map((l) => l.port)
+          .filter((port) => ports.includes(port))
+      for (let i = 0; i < 40 && (left().length || held().length); i++) await sleep(250)
+      expect(left().map((p) => `${p.pid} ${p.command}`)).toEqual([])
+      expect(held()).toEqual([])
     } finally {
       // Whatever survived, should this test fail: by the pids seen, never by name.
       for (const p of stillRunning(seen))

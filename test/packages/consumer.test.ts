@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { JSON_SCHEMA, load } from 'js-yaml'
 import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { generousLimits, sandbox } from '../../scripts/lib/commands.js'
 import { freePort, repoRoot, runToExit, type Started, startProcess } from '../../scripts/lib/processes.js'
 import {
@@ -21,7 +21,7 @@ import {
   specPath,
 } from '../../scripts/lib/spec.js'
 import { chromiumMissing, chromiumPath, launchChromium } from '../helpers/chromium.js'
-import { npmInstall, ownEnv, pack, range, run, runVitest } from './scratch.js'
+import { npmInstall, ownEnv, range, run, runVitest } from './scratch.js'
 
 const missing = chromiumMissing()
 const bigId = '9007199254740993' // 2^53 + 1: a JavaScript number would show it as …992
@@ -31,7 +31,8 @@ let app = ''
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'plant-store-consumer-'))
-  const tarballs = await pack(work, ['src/core', 'src/client', 'src/msw'])
+  const packed = inject('tarballs')
+  const tarballs = ['core', 'client', 'msw'].map((name) => packed[`@plant-store/${name}`] as string)
   app = join(work, 'consumer-app')
   await cp(join(repoRoot, 'test/packages/consumer-app'), app, { recursive: true })
   const tools = [
@@ -49,7 +50,7 @@ beforeAll(async () => {
     '@types/node',
   ]
   const installed = await npmInstall(app, [
-    ...Object.values(tarballs),
+    ...tarballs,
     // jsdom is the app's alone (the kit has none): the major its tests were written against.
     ...tools.map((name) => `${name}@${name === 'jsdom' ? '^31.0.1' : range(name)}`),
     // Vitest's browser mode, driving the machine's Chromium: its provider goes with vitest's version.

@@ -4,11 +4,9 @@
 // @plant-store/verify in front of the installed `plant-store-server --sandbox`, passing answers on and
 // flagging the one that departs from the document.
 
-import { mkdtemp, rm } from 'node:fs/promises'
 import { request } from 'node:http'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import {
   generousLimits,
   mock,
@@ -17,29 +15,24 @@ import {
   serverListening,
 } from '../../scripts/lib/commands.js'
 import { freePort, type Started, startProcess } from '../../scripts/lib/processes.js'
-import { npmInstall, ownEnv, pack, run, writeFiles } from './scratch.js'
+import { npmInstall, ownEnv, run, scratchApp, writeFiles } from './scratch.js'
 
-let work = ''
-let tarballs: Record<string, string> = {}
+const tarballs = inject('tarballs')
 
-beforeAll(async () => {
-  work = await mkdtemp(join(tmpdir(), 'plant-store-mock-and-proxy-'))
-  tarballs = await pack(work, ['src/core', 'src/mock', 'src/server', 'src/verify'])
-}, 240_000)
-
-afterAll(async () => {
-  if (work) await rm(work, { recursive: true, force: true })
-})
-
-/** A scratch app with these packages installed from their tarballs. */
+/**
+ * A scratch app with these packages installed from their tarballs, in the stage's folder (kept for the
+ * other Node lines of a CI run).
+ */
 async function app(name: string, packages: string[]): Promise<string> {
-  const dir = join(work, name)
-  await writeFiles(dir, { 'package.json': JSON.stringify({ name, private: true, type: 'module' }) })
-  const installed = await npmInstall(
-    dir,
-    packages.map((pkg) => tarballs[`@plant-store/${pkg}`] as string),
-  )
-  expect(installed.exit, installed.output).toBe(0)
+  const dir = join(inject('packagesDir'), 'apps', name)
+  await scratchApp(dir, async (dir) => {
+    await writeFiles(dir, { 'package.json': JSON.stringify({ name, private: true, type: 'module' }) })
+    const installed = await npmInstall(
+      dir,
+      packages.map((pkg) => tarballs[`@plant-store/${pkg}`] as string),
+    )
+    expect(installed.exit, installed.output).toBe(0)
+  })
   return dir
 }
 

@@ -6,16 +6,15 @@
 // its sandbox; a verifier app runs `plant-store-verify` against an independent server, with no native
 // module in its tree, and verifies a signed newPlant delivery through `@plant-store/verify/webhooks`.
 // The mock's and the proxy's commands, installed and run over HTTP: mock-and-proxy.test.ts.
-import { lstat, mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { lstat, readdir, readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, inject, it } from 'vitest'
 import { overloadUnchecked } from '../../scripts/lib/commands.js'
 import { repoRoot, startProcess } from '../../scripts/lib/processes.js'
 import { document } from '../../scripts/lib/spec.js'
 import { newPlantEvent } from '../../src/server/webhooks/event.js'
 import { signer } from '../../src/server/webhooks/signing.js'
-import { npmInstall, ownEnv, range, run, runVitest, writeFiles } from './scratch.js'
+import { npmInstall, ownEnv, range, run, runVitest, scratchApp, writeFiles } from './scratch.js'
 
 const packages = ['core', 'msw', 'client', 'server', 'verify', 'mock'] as const
 type Package = (typeof packages)[number]
@@ -28,8 +27,12 @@ const layout: Record<Package, { dir: string; main: string }> = {
   verify: { dir: 'src/verify', main: 'dist/index' },
   mock: { dir: 'src/mock', main: 'dist/index' },
 }
-let work = ''
-const tarballs = {} as Record<Package, string>
+const work = inject('packagesDir')
+const tarballs = Object.fromEntries(
+  packages.map((name) => [name, inject('tarballs')[`@plant-store/${name}`] as string]),
+) as Record<Package, string>
+/** A scratch app's folder, kept for the other Node lines of a CI run. */
+const appDir = (name: string) => join(work, 'apps', name)
 
 /** Bytes of the files under a folder, as the disk holds them; a bounded walk, symlinks not followed. */
 async function bytes(dir: string): Promise<number> {
@@ -40,27 +43,12 @@ async function bytes(dir: string): Promise<number> {
   return total
 }
 
-beforeAll(async () => {
-  work = await mkdtemp(join(tmpdir(), 'plant-store-packages-'))
-  const packed = await run(repoRoot, 'npm', [
-    'pack',
-    '--json',
-    '--loglevel=error',
-    `--pack-destination=${work}`,
-    ...packages.map((name) => `--workspace=${layout[name].dir}`),
-  ])
-  expect(packed.exit, packed.output).toBe(0)
-  const list = JSON.parse(packed.output.slice(packed.output.indexOf('['))) as {
-    name: string
-    filename: string
-  }[]
-  for (const { name, filename } of list)
-    tarballs[name.replace('@plant-store/', '') as Package] = join(work, filename)
-  expect(Object.keys(tarballs).sort()).toEqual([...packages].sort())
-}, 240_000)
-
-afterAll(async () => {
-  if (work) await rm(work, { recursive: true, force: true })
+it('packs each of the six packages', () => {
+  expect(
+    Object.entries(tarballs)
+      .filter(([, file]) => !file)
+      .map(([name]) => name),
+  ).toEqual([])
 })
 
 describe.each(packages)('@plant-store/%s, packed', (name) => {
@@ -177,36 +165,38 @@ const tsconfig = (moduleResolution: 'bundler' | 'node16') =>
 describe('a frontend app, installed from the tarballs', () => {
   let app = ''
   beforeAll(async () => {
-    app = join(work, 'frontend-app')
+    app = appDir('frontend-app')
     const readme = await readFile(join(repoRoot, 'src', 'msw', 'README.md'), 'utf8')
     const blocks = Object.fromEntries(
       [...readme.matchAll(marker)].map((m) => [m[1] as string, m[2] as string]),
     )
-    await writeFiles(app, {
-      ...blocks,
-      'src/own.test.ts': ownTest,
-      'check.ts': typeCheck,
-      'tsconfig.json': tsconfig('bundler'),
-      'tsconfig.node16.json': tsconfig('node16'),
-      'package.json': JSON.stringify({
-        name: 'frontend-app',
-        private: true,
-        type: 'module',
-        devDependencies: { msw: range('msw'), typescript: range('typescript'), vitest: range('vitest') },
-      }),
+    await scratchApp(app, async (app) => {
+      await writeFiles(app, {
+        ...blocks,
+        'src/own.test.ts': ownTest,
+        'check.ts': typeCheck,
+        'tsconfig.json': tsconfig('bundler'),
+        'tsconfig.node16.json': tsconfig('node16'),
+        'package.json': JSON.stringify({
+          name: 'frontend-app',
+          private: true,
+          type: 'module',
+          devDependencies: { msw: range('msw'), typescript: range('typescript'), vitest: range('vitest') },
+        }),
+      })
+      // The app's own tools first, so that what the packages add is measured alone.
+      const tools = await npmInstall(app)
+      expect(tools.exit, tools.output).toBe(0)
+      const before = await bytes(join(app, 'node_modules'))
+      const added = await npmInstall(app, [tarballs.core, tarballs.msw, tarballs.client])
+      expect(added.exit, added.output).toBe(0)
+      const after = await bytes(join(app, 'node_modules'))
+      console.log(
+        `frontend packages (core, msw, client) installed into an app with msw, vitest and typescript in ` +
+          `${added.seconds.toFixed(1)} s, adding ${((after - before) / 1e6).toFixed(2)} MB to node_modules ` +
+          `(target: under 30 s and 5 MB; the app's own tools took ${tools.seconds.toFixed(1)} s)`,
+      )
     })
-    // The app's own tools first, so that what the packages add is measured alone.
-    const tools = await npmInstall(app)
-    expect(tools.exit, tools.output).toBe(0)
-    const before = await bytes(join(app, 'node_modules'))
-    const added = await npmInstall(app, [tarballs.core, tarballs.msw, tarballs.client])
-    expect(added.exit, added.output).toBe(0)
-    const after = await bytes(join(app, 'node_modules'))
-    console.log(
-      `frontend packages (core, msw, client) installed into an app with msw, vitest and typescript in ` +
-        `${added.seconds.toFixed(1)} s, adding ${((after - before) / 1e6).toFixed(2)} MB to node_modules ` +
-        `(target: under 30 s and 5 MB; the app's own tools took ${tools.seconds.toFixed(1)} s)`,
-    )
   }, 480_000)
 
   it('holds no better-sqlite3, fastify or pg, and one copy of msw', async () => {
@@ -273,20 +263,22 @@ export async function first(): Promise<bigint> {
 describe('a client app, installed from the tarball', () => {
   let app = ''
   beforeAll(async () => {
-    app = join(work, 'client-app')
-    await writeFiles(app, {
-      'run.js': clientRun,
-      'check.ts': clientCheck,
-      'tsconfig.json': tsconfig('bundler'),
-      'tsconfig.node16.json': tsconfig('node16'),
-      'package.json': JSON.stringify({ name: 'client-app', private: true, type: 'module' }),
+    app = appDir('client-app')
+    await scratchApp(app, async (app) => {
+      await writeFiles(app, {
+        'run.js': clientRun,
+        'check.ts': clientCheck,
+        'tsconfig.json': tsconfig('bundler'),
+        'tsconfig.node16.json': tsconfig('node16'),
+        'package.json': JSON.stringify({ name: 'client-app', private: true, type: 'module' }),
+      })
+      const installed = await npmInstall(app, [tarballs.client])
+      expect(installed.exit, installed.output).toBe(0)
+      console.log(
+        `@plant-store/client installed into an empty app in ${installed.seconds.toFixed(1)} s, ` +
+          `${((await bytes(join(app, 'node_modules'))) / 1e3).toFixed(0)} kB`,
+      )
     })
-    const installed = await npmInstall(app, [tarballs.client])
-    expect(installed.exit, installed.output).toBe(0)
-    console.log(
-      `@plant-store/client installed into an empty app in ${installed.seconds.toFixed(1)} s, ` +
-        `${((await bytes(join(app, 'node_modules'))) / 1e3).toFixed(0)} kB`,
-    )
   }, 480_000)
 
   it('holds the client, openapi-fetch, lossless-json and what they depend on, and nothing else', async () => {
@@ -339,16 +331,18 @@ describe('a client app, installed from the tarball', () => {
 describe('a server app, installed from the tarballs', () => {
   let app = ''
   beforeAll(async () => {
-    app = join(work, 'server-app')
-    await writeFiles(app, {
-      'package.json': JSON.stringify({ name: 'server-app', private: true, type: 'module' }),
+    app = appDir('server-app')
+    await scratchApp(app, async (app) => {
+      await writeFiles(app, {
+        'package.json': JSON.stringify({ name: 'server-app', private: true, type: 'module' }),
+      })
+      const installed = await npmInstall(app, [tarballs.core, tarballs.server])
+      expect(installed.exit, installed.output).toBe(0)
+      console.log(
+        `@plant-store/server installed into an empty app in ${installed.seconds.toFixed(1)} s, ` +
+          `${((await bytes(join(app, 'node_modules'))) / 1e6).toFixed(1)} MB`,
+      )
     })
-    const installed = await npmInstall(app, [tarballs.core, tarballs.server])
-    expect(installed.exit, installed.output).toBe(0)
-    console.log(
-      `@plant-store/server installed into an empty app in ${installed.seconds.toFixed(1)} s, ` +
-        `${((await bytes(join(app, 'node_modules'))) / 1e6).toFixed(1)} MB`,
-    )
   }, 480_000)
 
   it('runs `npx plant-store-server --help`', async () => {
@@ -456,16 +450,18 @@ const verifyCommand = (url: string) => [
 describe('a verifier app, installed from the tarballs', () => {
   let app = ''
   beforeAll(async () => {
-    app = join(work, 'verifier-app')
-    await writeFiles(app, {
-      'package.json': JSON.stringify({ name: 'verifier-app', private: true, type: 'module' }),
+    app = appDir('verifier-app')
+    await scratchApp(app, async (app) => {
+      await writeFiles(app, {
+        'package.json': JSON.stringify({ name: 'verifier-app', private: true, type: 'module' }),
+      })
+      const installed = await npmInstall(app, [tarballs.core, tarballs.verify])
+      expect(installed.exit, installed.output).toBe(0)
+      console.log(
+        `@plant-store/verify installed into an empty app in ${installed.seconds.toFixed(1)} s, ` +
+          `${((await bytes(join(app, 'node_modules'))) / 1e6).toFixed(1)} MB`,
+      )
     })
-    const installed = await npmInstall(app, [tarballs.core, tarballs.verify])
-    expect(installed.exit, installed.output).toBe(0)
-    console.log(
-      `@plant-store/verify installed into an empty app in ${installed.seconds.toFixed(1)} s, ` +
-        `${((await bytes(join(app, 'node_modules'))) / 1e6).toFixed(1)} MB`,
-    )
   }, 480_000)
 
   it('holds no native module and none of the server', async () => {

@@ -1,8 +1,9 @@
 // Scratch apps outside the repository: the packages packed by `npm pack`, and commands run in an app with
 // this machine's environment (its proxy and certificates reach the registry) but not this run's npm,
 // vitest or Node settings.
-import { mkdir, readFile, writeFile } from 'node:fs/promises'
-import { dirname, join } from 'node:path'
+import { existsSync } from 'node:fs'
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { basename, dirname, join } from 'node:path'
 import { repoRoot, runToExit } from '../../scripts/lib/processes.js'
 import { readVitestReport } from '../helpers/vitest-report.js'
 
@@ -55,6 +56,22 @@ export async function runVitest(cwd: string, env: Record<string, string> = {}, a
 
 export const npmInstall = (cwd: string, specs: string[] = []) =>
   run(cwd, 'npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...specs])
+
+/**
+ * A scratch app in the stage's folder (test/packages/packed.ts), made by `prepare` (its files written and
+ * its packages installed) unless an earlier Node line of this run made it there: then it is used as it is.
+ */
+export async function scratchApp(dir: string, prepare: (dir: string) => Promise<void>): Promise<void> {
+  const ready = join(dir, '.made-by-an-earlier-line')
+  if (existsSync(ready)) {
+    console.log(`${basename(dir)}: installed by an earlier Node line of this run, used as it is`)
+    return
+  }
+  await rm(dir, { recursive: true, force: true })
+  await mkdir(dir, { recursive: true })
+  await prepare(dir)
+  await writeFile(ready, '')
+}
 
 export async function writeFiles(dir: string, files: Record<string, string>): Promise<void> {
   for (const [name, text] of Object.entries(files)) {

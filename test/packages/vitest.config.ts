@@ -8,7 +8,9 @@ export default defineConfig({
   test: {
     root: fileURLToPath(new URL('../..', import.meta.url)),
     include: ['test/packages/**/*.test.ts'],
-    // One file at a time: each packs the packages, and two `npm pack` runs would build the same dist/ at once.
+    // The packages packed once for every file (and, on CI, for every Node line): packed.ts.
+    globalSetup: ['test/packages/packed.ts'],
+    // One file at a time: each installs scratch apps from the registry, and starts servers and browsers.
     fileParallelism: false,
     testTimeout: 180_000,
     hookTimeout: 480_000,
