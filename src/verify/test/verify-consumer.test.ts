@@ -353,4 +353,22 @@ describe('a library consumer that pages through Link, 50 plants a page', () => {
       `consumer paging-library: ${sent.length - ownStart} requests sent, deleting the run’s plants`,
     )
   }, 120_000)
+
+  it('says with --read-only that its pages past the first were not read, creating none', async () => {
+    const { url } = await store()
+    const sent: string[] = []
+    const results = await verify({
+      baseUrl: url,
+      tokens: ['token-alice', 'token-bob'],
+      seed: 7,
+      readOnly: true,
+      consumer: { file: 'paging-library.json', contract: library, perOperation: 1 },
+      config: { hooks: { beforeRequest: (request) => void sent.push(request.method) } },
+    })
+    expect(results.failures.map((f) => `${f.check}: ${f.problems[0]}`)).toEqual([])
+    expect(new Set(sent)).toEqual(new Set(['GET']))
+    expect(results.notes).toContain(
+      'consumer paging-library: its pages past the first were not read, as the caller has no more plants than a page of its holds and --read-only creates none',
+    )
+  }, 60_000)
 })
