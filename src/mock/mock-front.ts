@@ -35,7 +35,6 @@ import {
   unrouted,
 } from '@plant-store/core'
 import { answerParserError, refuseRaw, track } from '@plant-store/core/node'
-import type { Listen } from './mock.js'
 
 /** What Prism is sent for a valid request. */
 interface Forward {
@@ -173,6 +172,12 @@ const notForwarded = new Set([
   'authorization',
   'expect',
 ])
+
+/** Where the front listens. */
+export interface Listen {
+  host: string
+  port: number
+}
 
 export function startMockFront(upstream: string, spec: LoadedSpec, { host, port }: Listen): Promise<Server> {
   const target = new URL(upstream)

@@ -13,11 +13,6 @@ import { type Document, loadDocument, document as shipped } from '@plant-store/c
 import { JSON_SCHEMA, load } from 'js-yaml'
 import { startMockFront } from './mock-front.js'
 
-export interface Listen {
-  host: string
-  port: number
-}
-
 export interface MockOptions {
   /** The OpenAPI document to serve, a YAML or JSON file; by default the one @plant-store/core ships. */
   spec?: string

@@ -76,14 +76,14 @@ export async function send(
   request: RequestSpec,
   authorization: string | undefined,
   extraHeaders: Record<string, string> = {},
-  /** Told of the request just before it goes, to change its headers. */
-  beforeSend?: (request: OutgoingRequest) => void | Promise<void>,
+  /** Told of the request just before it goes: the headers it is sent with instead. */
+  beforeSend?: (request: OutgoingRequest) => Promise<Record<string, string>>,
 ): Promise<Answer> {
-  const headers: Record<string, string> = { accept: 'application/json', ...request.headers, ...extraHeaders }
+  let headers: Record<string, string> = { accept: 'application/json', ...request.headers, ...extraHeaders }
   if (authorization !== undefined) headers.authorization = authorization
   if (request.contentType !== undefined) headers['content-type'] = request.contentType
   const url = new URL(request.path, baseUrl)
-  if (beforeSend) await beforeSend({ method: request.method, url: url.href, headers })
+  if (beforeSend) headers = await beforeSend({ method: request.method, url: url.href, headers })
   const sentHeaders = Object.fromEntries(
     Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]),
   )

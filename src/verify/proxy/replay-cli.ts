@@ -65,7 +65,7 @@ export async function runReplay(command: ReplayCommand): Promise<number> {
       tokens: command.tokens,
       ...(command.spec === undefined ? {} : { spec: command.spec }),
       checks,
-      ...(hooks.beforeRequest ? { beforeRequest: hooks.beforeRequest } : {}),
+      ...(command.config?.hooks?.beforeRequest ? { beforeRequest: command.config.hooks.beforeRequest } : {}),
       onExchange: (exchange) => console.log(exchangeLines(exchange).join('\n')),
     })
   } catch (error) {

@@ -9,10 +9,11 @@ import { recordingConformance } from '../checks/recording-conformance.js'
 import { BUILT_IN_CHECKS } from '../checks/registry.js'
 import { type JsonSchema, loadDocument, type OperationEntry } from '../document.js'
 import { parseExact } from '../exact-json.js'
-import { answerOf, describeAnswer, type OutgoingRequest } from '../http.js'
+import { answerOf, describeAnswer } from '../http.js'
 import { judgeExchange } from '../judge/judge.js'
 import { EXACT } from '../judge/plant.js'
 import { type Difference, recordingDifferences } from '../judge/recording.js'
+import { type Hooks, headersAfter } from '../run/config.js'
 import { REDACTED } from './har-recorder.js'
 
 export interface ReplayOptions {
@@ -32,7 +33,7 @@ export interface ReplayOptions {
   /** The checks each answer is judged by (default: the built-in ones); a team's own beside them. */
   checks?: readonly Check[]
   /** Before each request is sent: may change its headers (a team's beforeRequest hook). */
-  beforeRequest?: (request: OutgoingRequest) => void | Promise<void>
+  beforeRequest?: Hooks['beforeRequest']
 }
 
 export type { Difference } from '../judge/recording.js'
@@ -128,9 +129,9 @@ export async function replay(options: ReplayOptions): Promise<ReplayedExchange[]
     const url = `${base.origin}${prefix}${path}`
     if (options.beforeRequest) {
       const outgoing = { method: entry.request.method, url, headers: Object.fromEntries(headers) }
-      await options.beforeRequest(outgoing)
+      const changed = await headersAfter(options.beforeRequest, outgoing)
       for (const name of [...headers.keys()]) headers.delete(name)
-      for (const [name, value] of Object.entries(outgoing.headers)) headers.set(name, value)
+      for (const [name, value] of Object.entries(changed)) headers.set(name, value)
     }
     const sentHeaders = Object.fromEntries(headers)
     const response = await fetch(url, {

@@ -143,6 +143,8 @@ export function coverageOf(results: Results, entries: readonly OperationEntry[] 
   const statuses: Tally = { exercised: 0, total: 0 }
   const parameters: Tally = { exercised: 0, total: 0 }
   const checks = { passed: 0, failed: 0, notJudged: 0 }
+  // A run that counts only some of an operation's parameters (a consumer's: those it sends) says which.
+  const countedOf = new Map(results.operations.map((o) => [o.operationId, o.parameters]))
   const operations = results.operations.map(({ operationId, statuses: documented }): OperationCoverage => {
     const seen = results.statusesSeen(operationId)
     const statusRows = documented.map((status): StatusCoverage => {
@@ -160,7 +162,11 @@ export function coverageOf(results: Results, entries: readonly OperationEntry[] 
     })
     const entry = byId.get(operationId)
     const carried = new Set(results.parametersCarried(operationId))
-    const parameterRows = (entry ? documentedParameters(entry) : []).map((p): ParameterCoverage => {
+    const counted = countedOf.get(operationId)
+    const counts = (p: DocumentedParameter) =>
+      !counted || counted.some((c) => c.name === p.name && c.in === p.in)
+    const countedHere = entry ? documentedParameters(entry).filter(counts) : []
+    const parameterRows = countedHere.map((p): ParameterCoverage => {
       const exercised = carried.has(p.name)
       parameters.total++
       if (exercised) parameters.exercised++

@@ -85,7 +85,15 @@ export class Results {
   private readonly descriptions: ReadonlyMap<CheckName, string>
 
   constructor(
-    readonly operations: { operationId: string; statuses: number[] }[],
+    /**
+     * The operations the run covers: the statuses of each it counts and, where it counts not every
+     * parameter the document gives it (a consumer's run: those the consumer sends), the parameters.
+     */
+    readonly operations: {
+      operationId: string
+      statuses: number[]
+      parameters?: readonly { name: string; in: string }[]
+    }[],
     checks: readonly { name: CheckName; description: string }[],
   ) {
     this.selected = new Set(checks.map((c) => c.name))

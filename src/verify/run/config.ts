@@ -49,8 +49,14 @@ export interface CheckDefinition {
 }
 
 export interface Hooks {
-  /** Before every request the run sends, every layer's, set-up and clean-up included. */
-  beforeRequest?(request: OutgoingRequest): void | Promise<void>
+  /**
+   * Before every request the run sends, every layer's, set-up and clean-up included: may change the
+   * request's headers (in place, by assigning new ones, or in the request it returns); its method and
+   * URL are the ones the run judges, and stay.
+   */
+  beforeRequest?(
+    request: OutgoingRequest,
+  ): void | OutgoingRequest | Promise<void> | Promise<OutgoingRequest | undefined>
   /** Once, before the first request: to prepare the store the principals use. */
   beforeRun?(): void | Promise<void>
   /** Once the run has its results, before any report is written: to clean up, or to send them on. */
@@ -189,9 +195,68 @@ export function hooksOf(config: VerifyConfig | undefined) {
   }
   const { beforeRequest, beforeRun, afterRun } = hooks
   return {
-    beforeRequest:
-      beforeRequest && ((request: OutgoingRequest) => call('beforeRequest', () => beforeRequest(request))),
+    beforeRequest: beforeRequest && ((request: OutgoingRequest) => headersAfter(beforeRequest, request)),
     beforeRun: () => call('beforeRun', () => beforeRun?.()),
     afterRun: (results: Results) => call('afterRun', () => afterRun?.(results)),
   }
+}
+
+/**
+ * The headers a request goes with once the team's beforeRequest hook has seen it (see headersToSend);
+ * a hook that throws is a failure of the team's code.
+ */
+export async function headersAfter(
+  hook: NonNullable<Hooks['beforeRequest']>,
+  request: OutgoingRequest,
+): Promise<Record<string, string>> {
+  const given = { method: request.method, url: request.url, headers: { ...request.headers } }
+  let returned: unknown
+  try {
+    returned = await hook(given)
+  } catch (error) {
+    throw new TeamCodeError(`the beforeRequest hook failed: ${(error as Error)?.message ?? error}`)
+  }
+  return headersToSend(request, returned ?? given)
+}
+
+/**
+ * The headers a beforeRequest hook leaves the request with, lower-case names (of two spellings of a
+ * name, the one set last); a change the run cannot send as it is (another method or URL, a body, a
+ * header that is not one) ends the run rather than going unsent.
+ */
+function headersToSend(sent: OutgoingRequest, request: unknown): Record<string, string> {
+  const refuse = (why: string) => new TeamCodeError(`the beforeRequest hook ${why}`)
+  if (request === null || typeof request !== 'object' || Array.isArray(request))
+    throw refuse(
+      `returned ${request === null ? 'null' : Array.isArray(request) ? 'a list' : typeof request}: it changes the request's headers, and returns nothing or the request`,
+    )
+  const { method, url, headers, ...rest } = request as Partial<OutgoingRequest>
+  for (const [name, changed] of [
+    ['method', method !== sent.method],
+    ['URL', url !== sent.url],
+    [Object.keys(rest).join(', '), Object.keys(rest).length > 0],
+  ] as const)
+    if (changed)
+      throw refuse(
+        `changed the request's ${name}: the run sends the request it judges, and takes a hook's headers alone`,
+      )
+  if (headers === null || typeof headers !== 'object' || Array.isArray(headers))
+    throw refuse('left the request without headers: change them, or assign an object of them')
+  const out: Record<string, string> = {}
+  for (const [name, value] of Object.entries(headers)) {
+    if (typeof value !== 'string')
+      throw refuse(
+        `set the header ${JSON.stringify(name)} to ${value === null ? 'null' : typeof value}: a header's value is a string`,
+      )
+    out[name.toLowerCase()] = value
+  }
+  for (const [name, value] of Object.entries(out))
+    try {
+      new Headers([[name, value]])
+    } catch {
+      throw refuse(
+        `set the header ${JSON.stringify(name)} to ${JSON.stringify(value)}, which HTTP cannot carry`,
+      )
+    }
+  return out
 }

@@ -78,6 +78,22 @@ export class Principal {
     return undefined
   }
 
+  /**
+   * Brings the plants `ids` that the run creates to what the state has, one by one: each the state
+   * holds created, each it does not deleted (assumed there, and the rest as the state has them).
+   */
+  async settle(...ids: bigint[]): Promise<Housekeeping | undefined> {
+    for (const id of ids) {
+      if (this.existing?.has(id)) continue
+      const plant = this.state.get(id)
+      const wrong = plant
+        ? await this.expect('POST', '/plants', 200, plant)
+        : await this.expect('DELETE', `/plants/${id}`, 204)
+      if (wrong) return wrong
+    }
+    return undefined
+  }
+
   /** Deletes what the run created, at its end (a server under test's own plants stay). */
   async clear(): Promise<void> {
     for (const plant of this.ours()) await this.request('DELETE', `/plants/${plant.id}`)

@@ -37,7 +37,7 @@ export class Subject {
   /** Told of every request and the answer it finally got (after any 429s): the webhook receiver notes creates. */
   observer: ((request: RequestSpec, authorization: string | undefined, answer: Answer) => void) | undefined
   /** The team's hook, called before every request goes, whichever layer sends it. */
-  beforeRequest: ((request: OutgoingRequest) => Promise<void>) | undefined
+  beforeRequest: ((request: OutgoingRequest) => Promise<Record<string, string>>) | undefined
   /**
    * A team's check or hook that threw: the run ends with it, so nothing more is sent (a stateful
    * sequence that would shrink the failure fails at once instead).

@@ -3,6 +3,7 @@
 // document alone. It knows nothing of how the kit starts its own targets: it is given a URL and two
 // principals' tokens, leaves the plants those principals had alone, and deletes what it created.
 
+import type { ContractOperation } from '@plant-store/core'
 import { RefusedTokens } from '../cases/refused-tokens.js'
 import type { Check } from '../checks/check.js'
 import type { Exchange, HttpExchange } from '../checks/exchange.js'
@@ -112,18 +113,20 @@ async function run(
       throw error
     }
   }
-  // A consumer's replay covers what its contract records: its operations, and the statuses it handles.
-  const handled = (entry: OperationEntry) =>
-    options.consumer?.contract.paths[entry.path]?.[entry.method]?.responses
-  const judged = options.consumer ? loaded.operations.filter(handled) : loaded.operations
+  // A consumer's replay covers what its contract records: its operations, the statuses it handles,
+  // and the parameters and body properties it sends.
+  const contracted = (entry: OperationEntry) => options.consumer?.contract.paths[entry.path]?.[entry.method]
+  const judged = options.consumer ? loaded.operations.filter(contracted) : loaded.operations
   const results = new Results(
     [
-      ...judged.map((entry) => ({
-        operationId: entry.operationId,
-        statuses: documentedStatuses(entry).filter(
-          (s) => !options.consumer || String(s) in (handled(entry) ?? {}),
-        ),
-      })),
+      ...judged.map((entry) => {
+        const contract = contracted(entry)
+        return {
+          operationId: entry.operationId,
+          statuses: documentedStatuses(entry).filter((s) => !contract || String(s) in contract.responses),
+          ...(contract ? { parameters: sentBy(contract) } : {}),
+        }
+      }),
       // Events are judged, not answers: no status of theirs is to be exercised.
       ...(receiver ? [{ operationId: receiver.operationId, statuses: [] }] : []),
     ],
@@ -308,6 +311,17 @@ async function run(
       `warning: no request reached the success path of ${operationId} (every answer was an error)`,
     )
   return finished(results, subject, seed)
+}
+
+/** What a consumer sends an operation: its parameters, and its body's top-level properties. */
+function sentBy(operation: ContractOperation): { name: string; in: string }[] {
+  const body = Object.values(operation.requestBody?.content ?? {}).flatMap(({ schema }) =>
+    Object.keys((schema.properties as Record<string, unknown> | undefined) ?? {}),
+  )
+  return [
+    ...(operation.parameters ?? []).map(({ name, in: place }) => ({ name, in: place })),
+    ...[...new Set(body)].map((name) => ({ name, in: 'body' })),
+  ]
 }
 
 /** The run's counts: its requests, its seed, and the time it waited for the server's rate limits. */

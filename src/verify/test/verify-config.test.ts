@@ -1,13 +1,15 @@
 // A team's own checks and hooks: a configuration file the command finds in its working directory (or
 // is given with --config), a check of the team's that fails against a running server with its name in
 // every report and exit 1, selected like a built-in one, a beforeRequest hook whose header every
-// request carries (set-up and clean-up included), beforeRun and afterRun, and each way a configuration
-// goes wrong: a hook or check that throws, a name a built-in check has, a module that does not load.
+// request carries (set-up and clean-up included), however it changes the headers, beforeRun and
+// afterRun, and each way a configuration goes wrong: a hook or check that throws, a beforeRequest hook
+// that changes what the run cannot send, a name a built-in check has, a module that does not load.
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { defineCheck, defineConfig, verify } from '@plant-store/verify'
 import { describe, expect, it } from 'vitest'
 import type { JsonReport } from '../report/json.js'
+import { type Hooks, hooksOf, type OutgoingRequest } from '../run/config.js'
 import { CONFIG_FILES, configFile, loadConfig } from '../run/config-file.js'
 import { configTests, failing, from, small, tokens } from './config-projects.js'
 
@@ -104,6 +106,11 @@ export default defineConfig({
       /the beforeRequest hook failed: no key in the vault/,
     ],
     [
+      'beforeRequest changes the URL',
+      `hooks: { beforeRequest(request) { return { ...request, url: request.url + '&page=2' } } }`,
+      /the beforeRequest hook changed the request's URL: the run sends the request it judges/,
+    ],
+    [
       'afterRun throws',
       `hooks: { afterRun() { throw new Error('cannot upload the results') } }`,
       /the afterRun hook failed: cannot upload the results/,
@@ -183,6 +190,66 @@ export default defineConfig({
     const { exit, output } = await run(cwd, [...small, '--only', 'examples', '--checks', 'typed'])
     expect(exit, output).toBe(0)
     expect(output).toMatch(/\btyped\b/)
+  })
+})
+
+describe('a beforeRequest hook', () => {
+  const request = () => ({
+    method: 'GET',
+    url: 'http://127.0.0.1:1/plants',
+    headers: { accept: 'application/json', authorization: 'Bearer a' },
+  })
+  const sentWith = async (beforeRequest: NonNullable<Hooks['beforeRequest']>) => {
+    const send = hooksOf({ hooks: { beforeRequest } }).beforeRequest
+    if (!send) throw new Error('the hook was not taken')
+    return send(request())
+  }
+
+  it('has the request sent with its headers: changed in place, assigned anew, or those it returns', async () => {
+    await expect(
+      sentWith((r) => {
+        r.headers['x-api-key'] = 'k'
+        delete r.headers.accept
+      }),
+    ).resolves.toEqual({ authorization: 'Bearer a', 'x-api-key': 'k' })
+    await expect(
+      sentWith((r) => {
+        r.headers = { ...r.headers, 'X-Api-Key': 'k' }
+      }),
+    ).resolves.toEqual({ accept: 'application/json', authorization: 'Bearer a', 'x-api-key': 'k' })
+    await expect(
+      sentWith(async (r) => ({ ...r, headers: { ...r.headers, Authorization: 'Bearer b' } })),
+    ).resolves.toEqual({ accept: 'application/json', authorization: 'Bearer b' })
+  })
+
+  it.each([
+    [
+      'changes the method',
+      (r: OutgoingRequest) => ({ ...r, method: 'POST' }),
+      "changed the request's method",
+    ],
+    ['adds a body', (r: OutgoingRequest) => ({ ...r, body: '{}' }), "changed the request's body"],
+    ['returns something else', () => 'key' as unknown as OutgoingRequest, 'returned string'],
+    [
+      'sets a header to a number',
+      (r: OutgoingRequest) => {
+        ;(r.headers as Record<string, unknown>)['x-count'] = 5
+      },
+      'set the header "x-count" to number',
+    ],
+    [
+      'sets a header HTTP cannot carry',
+      (r: OutgoingRequest) => {
+        r.headers['x-key'] = 'a\nb'
+      },
+      'set the header "x-key" to "a\\nb", which HTTP cannot carry',
+    ],
+  ])('refuses, in one line naming beforeRequest, one that %s', async (_name, hook, message) => {
+    const error = await sentWith(hook).catch((e: Error) => e)
+    expect(error).toBeInstanceOf(Error)
+    const { message: said } = error as Error
+    expect(said.startsWith(`the beforeRequest hook ${message}`), said).toBe(true)
+    expect(said).not.toContain('\n')
   })
 })
 

@@ -2,8 +2,12 @@
 // recorded, replayed against a running store. The kit's packages-test app's contract is the consumer;
 // the independent store answers it as the document says, and a copy that leaves the name out of a plant
 // read by its id fails on consumer_reads, naming the property the app reads. Its reports are a run's,
-// and a team's hooks and checks apply to its requests as to any layer's.
+// and a team's hooks and checks apply to its requests as to any layer's. A library that pages through
+// Link 50 plants at a time gets its second page, and its coverage counts the cursor and only what it
+// sends, against a store behind a gate that wants the key its hook assigns.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type ConsumerContract, parseContract } from '@plant-store/core'
@@ -18,14 +22,20 @@ import { loadDocument } from '../document.js'
 import { answerOf } from '../http.js'
 import { judgeExchange } from '../judge/judge.js'
 import { EXACT } from '../judge/plant.js'
+import { coverageOf } from '../report/coverage.js'
 
 const file = join(repoRoot, 'contracts/consumers/plant-store-consumer-app.json')
 const contract = parseContract(readFileSync(file, 'utf8'), file)
 const { operations } = await loadDocument(undefined, 'interface')
 const work = mkdtempSync(join(tmpdir(), 'verify-consumer-'))
 const started: Started[] = []
+const gates: Server[] = []
 afterAll(async () => {
-  await Promise.allSettled(started.map((s) => s.stop()))
+  for (const gate of gates) gate.closeAllConnections()
+  await Promise.allSettled([
+    ...started.map((s) => s.stop()),
+    ...gates.map((gate) => new Promise((resolve) => gate.close(resolve))),
+  ])
   rmSync(work, { recursive: true, force: true })
 })
 
@@ -242,4 +252,123 @@ describe('against a running store', () => {
     })
     expect([missing.exit, missing.output]).toEqual([2, expect.stringContaining(`cannot read ${notes}`)])
   }, 120_000)
+})
+
+/**
+ * The store behind a gate that answers 403 to a request without the API key, as a team's gateway
+ * does; every other request goes on to the store as it came.
+ */
+async function gated(upstream: string, key: string): Promise<string> {
+  const gate = createServer(async (req, res) => {
+    const chunks: Buffer[] = []
+    for await (const chunk of req) chunks.push(chunk as Buffer)
+    if (req.headers['x-api-key'] !== key) {
+      res.writeHead(403, { 'content-type': 'application/json' })
+      res.end('{"error":403,"message":"no API key"}')
+      return
+    }
+    const headers = Object.entries(req.headers).filter(
+      (entry): entry is [string, string] => typeof entry[1] === 'string' && entry[0] !== 'host',
+    )
+    const answer = await fetch(new URL(req.url ?? '/', upstream), {
+      method: req.method ?? 'GET',
+      headers,
+      ...(chunks.length ? { body: Buffer.concat(chunks) } : {}),
+    })
+    const passed = [...answer.headers].filter(
+      ([name]) => !['content-length', 'connection', 'keep-alive', 'transfer-encoding'].includes(name),
+    )
+    res.writeHead(answer.status, Object.fromEntries(passed))
+    res.end(Buffer.from(await answer.arrayBuffer()))
+  })
+  await new Promise<void>((resolve) => gate.listen(0, '127.0.0.1', resolve))
+  gates.push(gate)
+  return `http://127.0.0.1:${(gate.address() as AddressInfo).port}`
+}
+
+describe('a library consumer that pages through Link, 50 plants a page', () => {
+  // Its contract: the app's listing, but always limit=50, and the cursor of each Link it followed.
+  const list = structuredClone(contract.paths['/plants']?.get)
+  const limit = list?.parameters?.find((p) => p.name === 'limit')
+  if (!list || !limit || !list.parameters?.some((p) => p.name === 'cursor'))
+    throw new Error('the app’s contract does not page through Link')
+  limit.schema = { ...limit.schema, minimum: 50, maximum: 50 }
+  const library: ConsumerContract = {
+    ...contract,
+    consumer: 'paging-library',
+    paths: { '/plants': { get: list } },
+  }
+
+  it('reads every second page through Link and counts it, with the key its hook assigns', async () => {
+    const { url: upstream } = await store()
+    const baseUrl = await gated(upstream, 'key-42')
+    const sent: string[] = []
+    const progress: string[] = []
+    const results = await verify({
+      baseUrl,
+      tokens: ['token-alice', 'token-bob'],
+      seed: 7,
+      consumer: { file: 'paging-library.json', contract: library, perOperation: 1 },
+      config: {
+        hooks: {
+          // New headers assigned, and the request returned: both are the request the run sends.
+          beforeRequest: (request) => {
+            sent.push(`${request.method} ${request.url}`)
+            request.headers = { ...request.headers, 'x-api-key': 'key-42' }
+            return request
+          },
+        },
+      },
+      onProgress: (line) => progress.push(line),
+    })
+    expect(results.stopped).toEqual([])
+    expect(results.failures.map((f) => `${f.check}: ${f.problems[0]}`)).toEqual([])
+    // Its lowest, highest and one drawn request, each a first page of 50 and a second through Link.
+    const firstPages = sent.filter((r) => /^GET \S+\/plants\?limit=50$/.test(r))
+    const secondPages = sent.filter((r) => /^GET \S+\/plants\?limit=50&cursor=[^&]+$/.test(r))
+    expect(firstPages).toHaveLength(3)
+    expect(secondPages).toHaveLength(firstPages.length)
+    // The store had no plants: the run made 51 of its own, and deleted them.
+    expect(sent.filter((r) => r.startsWith('POST '))).toHaveLength(51)
+    const left = await fetch(`${upstream}/plants`, { headers: { authorization: 'Bearer token-alice' } })
+    expect(await left.json()).toEqual([])
+    // The coverage counts the cursor its pages carried, and not the tag it never sends.
+    const coverage = coverageOf(results, operations)
+    expect(coverage.operations.map((o) => [o.operationId, o.parameters])).toEqual([
+      [
+        'listPlants',
+        [
+          { name: 'limit', in: 'query', exercised: true },
+          { name: 'cursor', in: 'query', exercised: true },
+        ],
+      ],
+    ])
+    expect(coverage.percent).toBe(100)
+    // The progress line counts the requests the consumer's run sent, the plants set up included.
+    const ownStart = sent.findIndex((r) => r.startsWith('POST '))
+    expect(progress).toContain(
+      'consumer paging-library: 51 requests sent, creating 51 plants, so that its pages of 50 reach a second',
+    )
+    expect(progress.at(-1)).toBe(
+      `consumer paging-library: ${sent.length - ownStart} requests sent, deleting the run’s plants`,
+    )
+  }, 120_000)
+
+  it('says with --read-only that its pages past the first were not read, creating none', async () => {
+    const { url } = await store()
+    const sent: string[] = []
+    const results = await verify({
+      baseUrl: url,
+      tokens: ['token-alice', 'token-bob'],
+      seed: 7,
+      readOnly: true,
+      consumer: { file: 'paging-library.json', contract: library, perOperation: 1 },
+      config: { hooks: { beforeRequest: (request) => void sent.push(request.method) } },
+    })
+    expect(results.failures.map((f) => `${f.check}: ${f.problems[0]}`)).toEqual([])
+    expect(new Set(sent)).toEqual(new Set(['GET']))
+    expect(results.notes).toContain(
+      'consumer paging-library: its pages past the first were not read, as the caller has no more plants than a page of its holds and --read-only creates none',
+    )
+  }, 60_000)
 })
