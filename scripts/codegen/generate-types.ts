@@ -7,6 +7,7 @@
 // (int64 as bigint) and src/client/generated/int64-answers.ts (where its answers hold int64s); `--check`
 // fails when any is stale, and so does `npm test` (test/spec.test.ts).
 import { readFile, writeFile } from 'node:fs/promises'
+import { parseArgs } from 'node:util'
 import { _ } from 'ajv'
 import standaloneCodeModule from 'ajv/dist/standalone/index.js'
 import openapiTS, { astToString } from 'openapi-typescript'
@@ -247,12 +248,34 @@ export const outputs = {
   'src/client/generated/int64-answers.ts': generateInt64Answers,
 }
 
+const usage = `Usage: npm run generate [-- --check]
+
+Writes, from spec/openapi.yaml, the types, the document as a module and the compiled request
+validators of src/core/generated/ and the client's types of src/client/generated/.
+
+  --check      write nothing: exit 1 naming each generated file that is stale
+  -h, --help   this text`
+
 const isMain = process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'))
 if (isMain) {
+  let check = false
+  try {
+    const { values } = parseArgs({
+      options: { check: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    })
+    if (values.help) {
+      console.log(usage)
+      process.exit(0)
+    }
+    check = values.check ?? false
+  } catch (error) {
+    console.error(`${(error as Error).message}\n\n${usage}`)
+    process.exit(2)
+  }
   for (const [file, generate] of Object.entries(outputs)) {
     const outUrl = new URL(`../../${file}`, import.meta.url)
     const text = await generate()
-    if (process.argv.includes('--check')) {
+    if (check) {
       const current = await readFile(outUrl, 'utf8').catch(() => '')
       if (current !== text) {
         console.error(`${file} is stale: run \`npm run generate\``)
