@@ -162,7 +162,11 @@ describe('the launchers', () => {
 // package's command as npm links it, with the start of the usage it prints.
 const tsx = (...args: string[]) => ['--import', 'tsx', ...args]
 const commands: [command: string, args: string[], usage: RegExp][] = [
+  ['npm test', tsx('scripts/test.ts'), /^Usage: npm test$/m],
   ['npm run compat', tsx('contracts/compat/run-compat.ts'), /^Usage: npm run compat -- /m],
+  ['npm run dredd', tsx('contracts/dredd/run-dredd.ts'), /^Usage: npm run dredd$/m],
+  ['npm run explore', tsx('scripts/explore.ts'), /^Usage: npm run explore -- /m],
+  ['npm run webhook:send', tsx('scripts/send-webhook.ts'), /^Usage: npm run webhook:send -- /m],
   ['npm run generate', tsx('scripts/codegen/generate-types.ts'), /^Usage: npm run generate /m],
   ['npm run mock', tsx('scripts/launch.ts', 'mock'), /^Usage: plant-store-mock /m],
   ['npm run mock:dynamic', tsx('scripts/launch.ts', 'mock:dynamic'), /^Usage: plant-store-mock /m],

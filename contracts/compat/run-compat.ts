@@ -7,7 +7,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, write
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join, relative, resolve } from 'node:path'
-import { parseArgs } from 'node:util'
+import { readOptions } from '../../scripts/lib/options.js'
 import { type Exit, repoRoot, runToExit } from '../../scripts/lib/processes.js'
 import { loadSpec, document as served, specPath } from '../../scripts/lib/spec.js'
 import { judgeConsumers } from './consumers.js'
@@ -35,37 +35,18 @@ Exit status: 0 the draft can be released; 1 it cannot (a change the changelog do
 failed or refused replay, a recorded consumer it breaks; with --only-consumers, a recorded consumer
 it breaks alone) or a contract cannot be read; 2 a usage error.`
 
-let values: {
-  spec?: string
-  base?: string
-  changelog?: string
-  'no-replay': boolean
-  reports?: string
-  consumers?: string
-  'only-consumers': boolean
-  help?: boolean
-}
-try {
-  ;({ values } = parseArgs({
-    options: {
-      spec: { type: 'string' },
-      base: { type: 'string' },
-      changelog: { type: 'string' },
-      'no-replay': { type: 'boolean', default: false },
-      reports: { type: 'string' },
-      consumers: { type: 'string' },
-      'only-consumers': { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h' },
-    },
-  }))
-} catch (error) {
-  console.error(`${(error as Error).message}\n\n${usage}`)
-  process.exit(2)
-}
-if (values.help) {
-  console.log(usage)
-  process.exit(0)
-}
+const values = readOptions(
+  {
+    spec: { type: 'string' },
+    base: { type: 'string' },
+    changelog: { type: 'string' },
+    'no-replay': { type: 'boolean', default: false },
+    reports: { type: 'string' },
+    consumers: { type: 'string' },
+    'only-consumers': { type: 'boolean', default: false },
+  },
+  usage,
+)
 
 const reports = values.reports ? resolve(values.reports) : join(repoRoot, 'reports')
 // Inside the repository by its relative path, elsewhere (a draft in /tmp) in full.

@@ -7,7 +7,6 @@
 // (int64 as bigint) and src/client/generated/int64-answers.ts (where its answers hold int64s); `--check`
 // fails when any is stale, and so does `npm test` (test/spec.test.ts).
 import { readFile, writeFile } from 'node:fs/promises'
-import { parseArgs } from 'node:util'
 import { _ } from 'ajv'
 import standaloneCodeModule from 'ajv/dist/standalone/index.js'
 import openapiTS, { astToString } from 'openapi-typescript'
@@ -15,6 +14,7 @@ import ts from 'typescript'
 import type { Int64Shape } from '../../src/client/exact-json.js'
 import { formats } from '../../src/core/lib/formats.js'
 import { createAjv } from '../../src/core/lib/validation.js'
+import { readOptions } from '../lib/options.js'
 import { flatten, loadSpec, routeSchema, specPath } from '../lib/spec.js'
 
 const standaloneCode = standaloneCodeModule as unknown as typeof standaloneCodeModule.default
@@ -258,20 +258,7 @@ validators of src/core/generated/ and the client's types of src/client/generated
 
 const isMain = process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'))
 if (isMain) {
-  let check = false
-  try {
-    const { values } = parseArgs({
-      options: { check: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
-    })
-    if (values.help) {
-      console.log(usage)
-      process.exit(0)
-    }
-    check = values.check ?? false
-  } catch (error) {
-    console.error(`${(error as Error).message}\n\n${usage}`)
-    process.exit(2)
-  }
+  const { check } = readOptions({ check: { type: 'boolean', default: false } }, usage)
   for (const [file, generate] of Object.entries(outputs)) {
     const outUrl = new URL(`../../${file}`, import.meta.url)
     const text = await generate()
