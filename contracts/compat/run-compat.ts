@@ -145,8 +145,9 @@ function staleServer(draft: object): string | undefined {
 
 /**
  * The contract suite run on the released document (CONTRACT_SPEC) while the real server serves the
- * draft (refused when the server's generated copy is not the draft's): a server change that breaks what was released fails here even when the draft was
- * edited to match it. Its coverage report is kept apart, so the contract stage's own stays as it was.
+ * draft (refused when the server's generated copy is not the draft's): a server change that breaks
+ * what was released fails here even when the draft was edited to match it. Its coverage report is
+ * kept apart, so the contract stage's own stays as it was.
  */
 async function replayReleased(document: string, draft: object): Promise<ReplayResult> {
   const refused = staleServer(draft)
