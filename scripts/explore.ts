@@ -5,11 +5,24 @@
 //   --sequences N               stateful sequences (default 200), shared by the server and the sandbox
 //   --only generated|stateful   one layer
 //   --seed S --path P [--replay R] [--target T]   replay a failure, as its message prints it
-import { parseArgs } from 'node:util'
+import { readOptions } from './lib/options.js'
 import { runToExit } from './lib/processes.js'
 
-const { values } = parseArgs({
-  options: {
+const usage = `Usage: npm run explore -- [--requests N] [--sequences N] [--only generated|stateful]
+       npm run explore -- --only LAYER --seed S --path P [--replay R] [--target T]
+
+The searching layers of the contract suite alone, for a longer search than npm test makes, or to
+replay exactly one case that failed (docs/contract-suite.md).
+
+  --requests N      generated requests (default 2000), each sent to every target
+  --sequences N     stateful sequences (default 200), shared by the server and the sandbox
+  --only LAYER      one layer: generated or stateful
+  --seed S, --path P, --replay R, --target T
+                    replay a failure, as its message prints it
+  -h, --help        this text`
+
+const values = readOptions(
+  {
     requests: { type: 'string' },
     sequences: { type: 'string' },
     only: { type: 'string' },
@@ -18,7 +31,8 @@ const { values } = parseArgs({
     replay: { type: 'string' },
     target: { type: 'string' },
   },
-})
+  usage,
+)
 const fail = (message: string) => {
   console.error(`npm run explore: ${message}`)
   process.exit(2)

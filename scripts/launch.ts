@@ -12,10 +12,12 @@
 //                         127.0.0.1:4011), PROXY_UPSTREAM (default http://127.0.0.1:3000), the real server
 //                         behind it; PROXY_SPEC, the document it judges by (default spec/openapi.yaml).
 //                         Arguments after `--` go on
-//   sandbox               HOST, PORT (default 127.0.0.1:3000); the built server (npm run build), passed
-//                         SIGINT, SIGTERM and SIGHUP
+//   sandbox               `plant-store-server --sandbox` of @plant-store/server, built (npm run build):
+//                         HOST, PORT (default 127.0.0.1:3000), passed SIGINT, SIGTERM and SIGHUP.
+//                         Arguments after `--` go on to it (`npm run sandbox -- --seed FILE.har`)
+import { join } from 'node:path'
 import { sandbox } from './lib/commands.js'
-import { exitWithParent, spawnGuarded } from './lib/processes.js'
+import { exitWithParent, repoRoot, spawnGuarded } from './lib/processes.js'
 import { specPath } from './lib/spec.js'
 
 const what = process.argv[2]
@@ -45,8 +47,10 @@ if (what === 'mock' || what === 'mock:dynamic') {
     built: true,
     env: { HOST: env('HOST', '127.0.0.1'), PORT: env('PORT', '3000'), LOG_LEVEL: process.env.LOG_LEVEL },
   })
+  // The package's command rather than the server alone, so that it reads (and refuses) the arguments.
+  const cli = join(repoRoot, 'src', 'server', 'bin', 'plant-store-server.js')
   // Guarded: if this launcher is killed outright, the server does not outlive it.
-  const child = spawnGuarded(command.command, command.args, {
+  const child = spawnGuarded(command.command, [cli, '--sandbox', ...rest], {
     env: { ...process.env, ...command.env },
     stdio: 'inherit',
   })

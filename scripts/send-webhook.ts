@@ -4,14 +4,24 @@
 //   --url URL          where to POST them
 //   --secret whsec_…   the shared secret (several, comma-separated: one signature each)
 //   --example NAME     one example (default: every one, in the document's order)
-import { parseArgs } from 'node:util'
 import { newPlantEvent } from '../src/server/webhooks/event.js'
 import { postSigned, signer } from '../src/server/webhooks/signing.js'
+import { readOptions } from './lib/options.js'
 import { type Document, document } from './lib/spec.js'
 
-const { values } = parseArgs({
-  options: { url: { type: 'string' }, secret: { type: 'string' }, example: { type: 'string' } },
-})
+const usage = `Usage: npm run webhook:send -- --url URL --secret whsec_… [--example NAME]
+
+Sends the document's newPlant examples, signed as the server signs them, to a receiver.
+
+  --url URL          where to POST them
+  --secret whsec_…   the shared secret (several, comma-separated: one signature each)
+  --example NAME     one example (default: every one, in the document's order)
+  -h, --help         this text`
+
+const values = readOptions(
+  { url: { type: 'string' }, secret: { type: 'string' }, example: { type: 'string' } },
+  usage,
+)
 const fail = (message: string): never => {
   console.error(`npm run webhook:send: ${message}`)
   process.exit(2)

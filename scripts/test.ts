@@ -5,7 +5,18 @@
 import '../src/server/lib/supported-node.js'
 import { existsSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
+import { readOptions } from './lib/options.js'
 import { repoRoot, runToExit } from './lib/processes.js'
+
+readOptions(
+  {},
+  `Usage: npm test
+
+Runs every check the project has, one stage after another, then one line of totals. It takes no
+options: each stage prints its own command as it starts, which runs that stage alone.
+
+  -h, --help   this text`,
+)
 
 interface Stage {
   name: string

@@ -1,6 +1,7 @@
 // `npm run mock`, `npm run proxy` and `npm run sandbox` as a person runs them: SIGTERM or SIGINT to the
 // npm process stops everything it started, and the port is free afterwards; a launcher whose parent
-// goes away stops too, and says why on its last line.
+// goes away stops too, and says why on its last line. And every command of the kit, the packages'
+// included, tells an option it does not know in one line, with its usage, and exits 2.
 import { readFileSync } from 'node:fs'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { connect } from 'node:net'
@@ -9,7 +10,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { mockListening, proxyListening, serverListening } from '../scripts/lib/commands.js'
 import { followLinks } from '../scripts/lib/paging.js'
-import { PARENT_GONE, startProcess } from '../scripts/lib/processes.js'
+import { PARENT_GONE, runToExit, startProcess } from '../scripts/lib/processes.js'
 
 const refused = (url: string) =>
   new Promise<boolean>((resolve) => {
@@ -155,4 +156,45 @@ describe('the launchers', () => {
       await rm(dir, { recursive: true, force: true })
     }
   }, 90_000)
+})
+
+// What each npm script runs (`exec node --import tsx FILE …`; the sandbox builds first), and each
+// package's command as npm links it, with the start of the usage it prints.
+const tsx = (...args: string[]) => ['--import', 'tsx', ...args]
+const commands: [command: string, args: string[], usage: RegExp][] = [
+  ['npm test', tsx('scripts/test.ts'), /^Usage: npm test$/m],
+  ['npm run compat', tsx('contracts/compat/run-compat.ts'), /^Usage: npm run compat -- /m],
+  ['npm run dredd', tsx('contracts/dredd/run-dredd.ts'), /^Usage: npm run dredd$/m],
+  ['npm run explore', tsx('scripts/explore.ts'), /^Usage: npm run explore -- /m],
+  ['npm run webhook:send', tsx('scripts/send-webhook.ts'), /^Usage: npm run webhook:send -- /m],
+  ['npm run generate', tsx('scripts/codegen/generate-types.ts'), /^Usage: npm run generate /m],
+  ['npm run mock', tsx('scripts/launch.ts', 'mock'), /^Usage: plant-store-mock /m],
+  ['npm run mock:dynamic', tsx('scripts/launch.ts', 'mock:dynamic'), /^Usage: plant-store-mock /m],
+  ['npm run proxy', tsx('scripts/launch.ts', 'proxy'), /^Usage: plant-store-proxy /m],
+  ['npm run sandbox', tsx('scripts/launch.ts', 'sandbox'), /^Usage: plant-store-server /m],
+  ['plant-store-server', ['src/server/bin/plant-store-server.js'], /^Usage: plant-store-server /m],
+  ['plant-store-mock', ['src/mock/bin/plant-store-mock.js'], /^Usage: plant-store-mock /m],
+  ['plant-store-verify', ['src/verify/bin/plant-store-verify.js'], /^Usage: plant-store-verify /m],
+  ['plant-store-proxy', ['src/verify/bin/plant-store-proxy.js'], /^Usage: plant-store-proxy /m],
+]
+
+describe('an option a command does not know', () => {
+  it.concurrent.each(commands)(
+    '%s says it in one line, with its usage, and exits 2',
+    async (command, args, usage) => {
+      const { exit, output } = await runToExit({
+        name: command,
+        command: process.execPath,
+        args: [...args, '--bogus'],
+        timeoutMs: 60_000,
+      })
+      expect(exit, output).toBe(2)
+      const [first] = output.trimStart().split('\n')
+      expect(first).toMatch(/^(plant-store-verify: )?Unknown option '--bogus'$/)
+      expect(output).toMatch(usage)
+      // Nothing of a stack trace.
+      expect(output).not.toMatch(/^\s+at /m)
+    },
+    60_000,
+  )
 })

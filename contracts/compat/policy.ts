@@ -161,6 +161,11 @@ export interface Verdict {
   section?: string
   /** Why the released documents themselves break the policy, one line each; empty when they keep it. */
   history: string[]
+  /**
+   * The acceptances of the Unreleased section (their lines) that hold for no change of the draft: left
+   * over from a change since undone or made otherwise. They let nothing through, and are reported.
+   */
+  staleAcceptances: string[]
 }
 
 export interface PolicyInput {
@@ -220,6 +225,9 @@ export function applyPolicy({
     }
     return out
   })
+  const staleAcceptances = majorRaised
+    ? []
+    : entries.filter((e) => !malformed(e) && !changes.some((c) => accepts(e, c))).map((e) => e.line)
   const refused = classified.filter((c) => c.class === 'breaking' && c.allowedBy === undefined)
   if (refused.length > 0) {
     const next = b ? `${b[0] + 1}.0.0` : 'the next major version'
@@ -238,6 +246,7 @@ export function applyPolicy({
     changes: classified,
     problems,
     history: [],
+    staleAcceptances,
     ...(majorRaised ? { section: headVersion } : {}),
   }
 }

@@ -13,7 +13,7 @@ import { type RuleId, ruleIds, rules } from './rules.js'
 
 /** What the replay of the released document's examples against the current server gave. */
 export interface ReplayResult {
-  /** Why it did not run, when it did not. */
+  /** Why it did not run, when it refused to (it then fails, as a failed replay does). */
   skipped?: string
   passed: number
   failed: number
@@ -32,6 +32,11 @@ export interface ReportInput {
   replay?: ReplayResult
   /** The recorded consumers judged against the draft, when a folder of them was given. */
   consumers?: ConsumerReport
+  /**
+   * `--only-consumers`: the recorded consumers are all the clients there are, so they alone decide;
+   * the general rule (the policy, the released history, the replay) is reported as a note.
+   */
+  onlyConsumers?: boolean
 }
 
 const order = { breaking: 0, review: 1, 'non-breaking': 2 } as const
@@ -55,11 +60,21 @@ const verdictOf = (change: ClassifiedChange, changelogName: string, section?: st
       ? `allowed by ${changelogName} ${section ?? 'Unreleased (accepted within the released major)'}: ${change.allowedBy}`
       : `NOT ALLOWED: ${change.notAccepted ?? 'not listed under a new major version'}`
 
-export const passed = ({ verdict, replay, consumers }: ReportInput) =>
-  verdict.problems.length === 0 &&
-  verdict.history.length === 0 &&
-  (replay === undefined || replay.ok) &&
-  consumersPass(consumers)
+/** Why the general rule fails the draft, one line each: the policy, the released history, the replay. */
+function generalFailures({ verdict, replay }: ReportInput, failedReplay: string): string[] {
+  const replayFailure =
+    replay && !replay.ok ? [replay.skipped ? `no behaviour replay: ${replay.skipped}` : failedReplay] : []
+  return [...verdict.problems, ...verdict.history, ...replayFailure]
+}
+
+const promised = (replay: ReplayResult) =>
+  `the current server no longer does what ${replay.document} promised`
+
+export const passed = (input: ReportInput) =>
+  (input.onlyConsumers || generalFailures(input, '').length === 0) && consumersPass(input.consumers)
+
+/** How a failure of the general rule is told: a failure, or with --only-consumers a note. */
+const generalMark = (input: ReportInput) => (input.onlyConsumers ? 'note (general rule)' : 'FAIL')
 
 /** The lines the run prints: one per change (its detail indented below it), then the verdict. */
 export const consoleLines = (input: ReportInput): string[] => [...changeLines(input), ...verdictLines(input)]
@@ -95,15 +110,13 @@ export function changeLines({
 export function verdictLines(input: ReportInput): string[] {
   const { verdict, replay } = input
   const lines = ['', summary(verdict)]
-  if (replay) lines.push(replayLine(replay))
-  for (const problem of [...verdict.problems, ...verdict.history, ...consumerFailures(input.consumers)])
-    lines.push(`FAIL: ${problem}`)
-  if (replay && !replay.ok)
-    lines.push(
-      `FAIL: the current server no longer does what ${replay.document} promised: see the failed examples above`,
-    )
+  if (replay && !replay.skipped) lines.push(replayLine(replay))
+  for (const line of staleLines(input)) lines.push(line)
+  const general = generalFailures(input, replay ? `${promised(replay)}: see the failed examples above` : '')
+  for (const problem of general) lines.push(`${generalMark(input)}: ${problem}`)
+  for (const problem of consumerFailures(input.consumers)) lines.push(`FAIL: ${problem}`)
   const allowedBreaking = input.verdict.changes.filter((c) => c.class === 'breaking').length
-  if (passed(input))
+  if (passed(input) && general.length === 0)
     lines.push(
       allowedBreaking
         ? `ok: each of the ${allowedBreaking} breaking change(s) is listed in the changelog, which tells clients of the released document`
@@ -111,8 +124,20 @@ export function verdictLines(input: ReportInput): string[] {
     )
   const served = input.consumers?.verdicts.length ?? 0
   if (passed(input) && served > 0)
-    lines.push(`ok: the draft serves each of the ${served} recorded consumer(s) as before`)
+    lines.push(
+      input.onlyConsumers
+        ? `ok: the draft serves each of the ${served} recorded consumer(s) as before, and --only-consumers takes them for all the clients there are`
+        : `ok: the draft serves each of the ${served} recorded consumer(s) as before`,
+    )
   return lines
+}
+
+/** The changelog's acceptances that hold for no change of the draft: left over, to be removed. */
+function staleLines({ verdict, changelogName }: ReportInput): string[] {
+  return verdict.staleAcceptances.map(
+    (line) =>
+      `stale: ${changelogName}, ## Unreleased accepts a change the draft does not make, "${line}": remove it, or name the change as printed above`,
+  )
 }
 
 function summary({ changes }: Verdict): string {
@@ -126,7 +151,7 @@ function summary({ changes }: Verdict): string {
 }
 
 function replayLine(replay: ReplayResult): string {
-  if (replay.skipped) return `Behaviour replay of ${replay.document}: skipped (${replay.skipped})`
+  if (replay.skipped) return `Behaviour replay of ${replay.document}: refused (${replay.skipped})`
   return (
     `Behaviour replay of ${replay.document} against the current server: ` +
     `${replay.passed} passed, ${replay.failed} failed (${replay.seconds.toFixed(0)} s)`
@@ -145,11 +170,17 @@ export function markdown(input: ReportInput): string {
     `**Result: ${passed(input) ? 'pass' : 'FAIL'}.** ${summary(verdict)}.`,
     '',
   ]
-  const failures = [...verdict.problems, ...verdict.history, ...consumerFailures(input.consumers)]
+  const general = generalFailures(input, replay ? promised(replay) : '')
+  const failures = consumerFailures(input.consumers)
+  for (const problem of general) out.push(`- ${generalMark(input)}: ${cell(problem)}`)
   for (const problem of failures) out.push(`- FAIL: ${cell(problem)}`)
-  if (replay && !replay.ok)
-    out.push(`- FAIL: the current server no longer does what ${replay.document} promised`)
-  if (failures.length || (replay && !replay.ok)) out.push('')
+  for (const line of staleLines(input)) out.push(`- ${cell(line)}`)
+  if (general.length || failures.length || verdict.staleAcceptances.length) out.push('')
+  if (input.onlyConsumers)
+    out.push(
+      'With `--only-consumers`: the recorded consumers are all the clients there are, and they alone decide the result; the general rule is a note.',
+      '',
+    )
   out.push('## Changes', '')
   if (verdict.changes.length === 0) out.push('No change to the interface.', '')
   else {
@@ -167,7 +198,7 @@ export function markdown(input: ReportInput): string {
   out.push('## Behaviour replay', '')
   out.push(
     replay
-      ? `${replayLine(replay)}. The contract suite replays every example of the released document against the current server, which serves ${specName}.`
+      ? `${replayLine(replay)}.${replay.skipped ? '' : ` The contract suite replays every example of the released document against the current server, which serves ${specName}.`}`
       : 'Not run (`--no-replay`).',
     '',
   )
@@ -225,29 +256,44 @@ export function junit(input: ReportInput): string {
   diffCases.push({
     name: 'each acceptance in the changelog names one change: its rule id, pointer, from and to',
     ...(acceptanceProblems.length ? { failure: acceptanceProblems.join('\n') } : {}),
+    ...(verdict.staleAcceptances.length ? { out: staleLines(input).join('\n') } : {}),
   })
   diffCases.push({
     name: 'each released document keeps the policy against the one before it',
     ...(verdict.history.length ? { failure: verdict.history.join('\n') } : {}),
   })
+  // With --only-consumers the general rule's cases pass, their failures kept as notes: the report
+  // fails where the run does.
+  const general = (cases: Case[]): Case[] =>
+    input.onlyConsumers
+      ? cases.map(({ name, failure, out }) =>
+          failure === undefined
+            ? { name, ...(out ? { out } : {}) }
+            : { name, out: [`${generalMark(input)}: ${failure}`, out].filter(Boolean).join('\n') },
+        )
+      : cases
   const others = verdict.changes.filter((c) => c.class !== 'breaking')
   const suites = [
-    { name: 'compatibility: document diff', cases: diffCases, out: others.map(line).join('\n') },
+    { name: 'compatibility: document diff', cases: general(diffCases), out: others.map(line).join('\n') },
   ]
   if (input.consumers)
     suites.push({ name: 'compatibility: recorded consumers', cases: consumerCases(input.consumers), out: '' })
-  if (replay && !replay.skipped)
+  if (replay) {
+    const outcome = replay.skipped
+      ? `no behaviour replay: ${replay.skipped}`
+      : `${replay.passed} passed, ${replay.failed} failed`
     suites.push({
       name: 'compatibility: behaviour replay',
-      cases: [
+      cases: general([
         {
           name: `the current server keeps the examples of ${replay.document}`,
-          ...(replay.ok ? {} : { failure: `${replay.passed} passed, ${replay.failed} failed` }),
-          out: `${replay.passed} passed, ${replay.failed} failed`,
+          ...(replay.ok ? {} : { failure: outcome }),
+          out: outcome,
         },
-      ],
+      ]),
       out: '',
     })
+  }
   const body: string[] = []
   let tests = 0
   let failures = 0

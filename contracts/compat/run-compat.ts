@@ -1,35 +1,52 @@
 // `npm run compat`: compares spec/openapi.yaml with the last released document (spec/released/), applies
 // the policy of spec/CHANGELOG.md, then replays the released document's examples against the current
 // server, and judges it against the consumer contracts the frontends recorded. Writes reports/compat.md
-// and reports/compat.junit.xml; exits 1 when a client would break, or a recorded consumer.
-//
-//   --spec PATH       the draft to judge (spec/openapi.yaml)
-//   --base PATH       the released document to judge it against (the highest version in spec/released/)
-//   --changelog PATH  the changelog (spec/CHANGELOG.md)
-//   --no-replay       the document diff alone, without starting the server
-//   --reports DIR     where compat.md and compat.junit.xml go (reports/)
-//   --consumers DIR   the recorded consumer contracts (contracts/consumers/, when it exists)
+// and reports/compat.junit.xml; exits 1 when a client would break, or a recorded consumer (with
+// --only-consumers, a recorded consumer alone), 2 on an option it does not know.
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join, relative, resolve } from 'node:path'
-import { parseArgs } from 'node:util'
+import { readOptions } from '../../scripts/lib/options.js'
 import { type Exit, repoRoot, runToExit } from '../../scripts/lib/processes.js'
-import { loadSpec, specPath } from '../../scripts/lib/spec.js'
+import { loadSpec, document as served, specPath } from '../../scripts/lib/spec.js'
 import { judgeConsumers } from './consumers.js'
 import { checkCompat, latestRelease } from './policy.js'
 import { changeLines, junit, markdown, passed, type ReplayResult, verdictLines } from './report.js'
 
-const { values } = parseArgs({
-  options: {
+const usage = `Usage: npm run compat -- [--spec PATH] [--base PATH] [--changelog PATH] [--no-replay]
+                      [--reports DIR] [--consumers DIR [--only-consumers]]
+
+Judges a draft of the document against the last released one by the changelog's policy, replays the
+released document's examples against the server, and judges the draft against the recorded consumers.
+
+  --spec PATH        the draft to judge (default spec/openapi.yaml)
+  --base PATH        the released document to judge it against (default the highest version in
+                     spec/released/)
+  --changelog PATH   the changelog (default spec/CHANGELOG.md)
+  --no-replay        the document diff alone, without starting the server
+  --reports DIR      where compat.md and compat.junit.xml go (default reports/)
+  --consumers DIR    the recorded consumer contracts (default contracts/consumers/, when it exists)
+  --only-consumers   the recorded consumers are all the clients there are: exit 1 only when one of
+                     them breaks; the general rule's verdict is printed as a note
+  -h, --help         this text
+
+Exit status: 0 the draft can be released; 1 it cannot (a change the changelog does not allow, a
+failed or refused replay, a recorded consumer it breaks; with --only-consumers, a recorded consumer
+it breaks alone) or a contract cannot be read; 2 a usage error.`
+
+const values = readOptions(
+  {
     spec: { type: 'string' },
     base: { type: 'string' },
     changelog: { type: 'string' },
     'no-replay': { type: 'boolean', default: false },
     reports: { type: 'string' },
     consumers: { type: 'string' },
+    'only-consumers': { type: 'boolean', default: false },
   },
-})
+  usage,
+)
 
 const reports = values.reports ? resolve(values.reports) : join(repoRoot, 'reports')
 // Inside the repository by its relative path, elsewhere (a draft in /tmp) in full.
@@ -43,17 +60,34 @@ const base = values.base ? resolve(values.base) : latestRelease(join(repoRoot, '
 // The replay starts the server and Prism; it must end well within `npm test`'s limit for a stage.
 const REPLAY_TIMEOUT_MS = 10 * 60_000
 
-if (base === undefined || !existsSync(base)) {
+if (base === undefined) {
   console.error(
-    base === undefined
-      ? 'FAIL: no released document in spec/released/: release one first (copy spec/openapi.yaml to spec/released/<version>.yaml)'
-      : `FAIL: ${name(base)} does not exist`,
+    'FAIL: no released document in spec/released/: release one first (copy spec/openapi.yaml to spec/released/<version>.yaml)',
   )
   process.exit(1)
 }
-if (!existsSync(spec)) {
-  console.error(`FAIL: ${name(spec)} does not exist`)
-  process.exit(1)
+for (const [option, path] of [
+  ['--base', base],
+  ['--spec', spec],
+] as const)
+  if (!existsSync(path)) {
+    console.error(`${option}: ${name(path)} does not exist`)
+    process.exit(2)
+  }
+
+// The repository's own folder when it has one; a folder given that does not exist fails the run.
+const defaultConsumers = join(repoRoot, 'contracts', 'consumers')
+const consumersDir = values.consumers
+  ? resolve(values.consumers)
+  : existsSync(defaultConsumers)
+    ? defaultConsumers
+    : undefined
+const onlyConsumers = values['only-consumers']
+if (onlyConsumers && consumersDir === undefined) {
+  console.error(
+    `--only-consumers judges by the recorded consumers alone, and there are none: give --consumers DIR (${name(defaultConsumers)} does not exist)`,
+  )
+  process.exit(2)
 }
 
 const verdict = await checkCompat({
@@ -63,31 +97,32 @@ const verdict = await checkCompat({
   changelog,
   changelogName: name(changelog),
 })
-// The repository's own folder when it has one; a folder given that does not exist fails the run.
-const defaultConsumers = join(repoRoot, 'contracts', 'consumers')
-const consumersDir = values.consumers
-  ? resolve(values.consumers)
-  : existsSync(defaultConsumers)
-    ? defaultConsumers
-    : undefined
+const head = await loadSpec(spec)
 const consumers = consumersDir
   ? judgeConsumers({
       folder: consumersDir,
       name: name(consumersDir),
-      head: (await loadSpec(spec)).dereferenced,
+      head: head.dereferenced,
       base: (await loadSpec(base)).dereferenced,
       changes: verdict.changes,
     })
   : undefined
+if (onlyConsumers && consumers?.verdicts.length === 0 && consumers.problems.length === 0) {
+  console.error(
+    `--only-consumers judges by the recorded consumers alone, and ${consumers.folder} holds no consumer contract (*.json)`,
+  )
+  process.exit(2)
+}
 const input = {
   verdict,
   specName: name(spec),
   baseName: name(base),
   changelogName: name(changelog),
   consumers,
+  onlyConsumers,
 }
 for (const line of changeLines(input)) console.log(line)
-const replay = values['no-replay'] ? undefined : await replayReleased(base)
+const replay = values['no-replay'] ? undefined : await replayReleased(base, head.document)
 for (const line of verdictLines({ ...input, replay })) console.log(line)
 mkdirSync(reports, { recursive: true })
 writeFileSync(join(reports, 'compat.md'), markdown({ ...input, replay }))
@@ -96,11 +131,28 @@ console.log(`Reports: ${name(join(reports, 'compat.md'))}, ${name(join(reports, 
 process.exitCode = passed({ ...input, replay }) ? 0 : 1
 
 /**
- * The contract suite run on the released document (CONTRACT_SPEC) while the real server serves the
- * current one: a server change that breaks what was released fails here even when the draft was
- * edited to match it. Its coverage report is kept apart, so the contract stage's own stays as it was.
+ * Why the replay cannot judge the draft, or undefined when it can. The server serves the generated
+ * copy of the document (src/core/generated/, written by `npm run generate` from spec/openapi.yaml),
+ * not the file: replayed against a copy of another document, a draft that renames a field would pass.
  */
-async function replayReleased(document: string): Promise<ReplayResult> {
+function staleServer(draft: object): string | undefined {
+  if (JSON.stringify(draft) === JSON.stringify(served)) return undefined
+  const generated = 'src/core/generated/'
+  return spec === specPath
+    ? `the server serves ${generated}, which is stale against ${name(spec)}: \`npm run generate\` refreshes it (or --no-replay judges the document alone)`
+    : `the server serves ${generated}, generated from ${name(specPath)}, not from ${name(spec)}: copy the draft there and run \`npm run generate\` (or --no-replay judges the document alone)`
+}
+
+/**
+ * The contract suite run on the released document (CONTRACT_SPEC) while the real server serves the
+ * draft (refused when the server's generated copy is not the draft's): a server change that breaks
+ * what was released fails here even when the draft was edited to match it. Its coverage report is
+ * kept apart, so the contract stage's own stays as it was.
+ */
+async function replayReleased(document: string, draft: object): Promise<ReplayResult> {
+  const refused = staleServer(draft)
+  if (refused)
+    return { document: name(document), skipped: refused, passed: 0, failed: 0, ok: false, seconds: 0 }
   const require = createRequire(import.meta.url)
   const vitest = join(require.resolve('vitest/package.json'), '..', 'vitest.mjs')
   const junitFile = join(reports, 'compat-replay.junit.xml')

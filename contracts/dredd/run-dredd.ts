@@ -14,9 +14,20 @@ import { Converter } from '@apiture/openapi-down-convert'
 import { documentedStatuses, type JsonSchema, loadDocument } from '@plant-store/verify'
 import { type ConventionProblem, exampleCases } from '@plant-store/verify/testing'
 import * as commands from '../../scripts/lib/commands.js'
+import { readOptions } from '../../scripts/lib/options.js'
 import { repoRoot, runToExit, type Started, startProcess } from '../../scripts/lib/processes.js'
 import { contractSpecPath, UNKNOWN_TOKEN } from '../lib/targets.js'
 import type { DreddPlan, PlannedTransaction } from './plan.js'
+
+readOptions(
+  {},
+  `Usage: npm run dredd
+
+Runs Dredd against a real server it starts, on an OpenAPI 3.0 conversion of spec/openapi.yaml
+(CONTRACT_SPEC names another document). It takes no options.
+
+  -h, --help   this text`,
+)
 
 const require = createRequire(import.meta.url)
 const dreddBin = join(require.resolve('dredd/package.json'), '..', 'bin', 'dredd')

@@ -14,6 +14,7 @@ import ts from 'typescript'
 import type { Int64Shape } from '../../src/client/exact-json.js'
 import { formats } from '../../src/core/lib/formats.js'
 import { createAjv } from '../../src/core/lib/validation.js'
+import { readOptions } from '../lib/options.js'
 import { flatten, loadSpec, routeSchema, specPath } from '../lib/spec.js'
 
 const standaloneCode = standaloneCodeModule as unknown as typeof standaloneCodeModule.default
@@ -247,12 +248,21 @@ export const outputs = {
   'src/client/generated/int64-answers.ts': generateInt64Answers,
 }
 
+const usage = `Usage: npm run generate [-- --check]
+
+Writes, from spec/openapi.yaml, the types, the document as a module and the compiled request
+validators of src/core/generated/ and the client's types of src/client/generated/.
+
+  --check      write nothing: exit 1 naming each generated file that is stale
+  -h, --help   this text`
+
 const isMain = process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'))
 if (isMain) {
+  const { check } = readOptions({ check: { type: 'boolean', default: false } }, usage)
   for (const [file, generate] of Object.entries(outputs)) {
     const outUrl = new URL(`../../${file}`, import.meta.url)
     const text = await generate()
-    if (process.argv.includes('--check')) {
+    if (check) {
       const current = await readFile(outUrl, 'utf8').catch(() => '')
       if (current !== text) {
         console.error(`${file} is stale: run \`npm run generate\``)

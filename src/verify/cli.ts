@@ -149,7 +149,11 @@ function parse() {
 try {
   parsed = parse()
 } catch (error) {
-  usage((error as Error).message)
+  // An option mistyped is told with the command's synopsis; --help has every option.
+  console.error(
+    `plant-store-verify: ${(error as Error).message}\n\n${HELP.split('\n')[0]} (--help lists them all)`,
+  )
+  process.exit(2)
 }
 const { values } = parsed
 

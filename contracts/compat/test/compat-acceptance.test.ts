@@ -1,5 +1,6 @@
 // An acceptance in the changelog holds for the one change it names, from and to: the same field
-// narrowed further is judged afresh, on the real document through `npm run compat` and in the policy.
+// narrowed further is judged afresh, on the real document through `npm run compat` and in the policy;
+// an acceptance that holds for no change of the draft is reported as stale.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -9,7 +10,7 @@ import { specPath } from '../../../scripts/lib/spec.js'
 import type { Change } from '../diff.js'
 import { at, get, set } from '../pointer.js'
 import { applyPolicy } from '../policy.js'
-import { junit } from '../report.js'
+import { junit, passed, verdictLines } from '../report.js'
 import { runCompat } from './compat-command.js'
 
 const NAME = 'requestBody/content/application~1json/schema/properties/name'
@@ -48,6 +49,14 @@ describe('npm run compat on `name` narrowed past what the changelog accepts', ()
       }
       expect(run.output).toMatch(/^\d+ changes: 6 breaking \(4 allowed by the changelog\)/m)
       expect(run.output).toMatch(/^FAIL: 2 breaking changes are not allowed/m)
+      // The acceptances of `name` at 256 now hold for no change.
+      for (const pointer of [CREATE_NAME, REPLACE_NAME])
+        expect(run.output).toMatch(
+          new RegExp(
+            `^stale: spec/CHANGELOG\\.md, ## Unreleased accepts a change the draft does not make, "- accepted: \`request-bound-narrowed\` \`${escapeRegExp(pointer)}\` \`maxLength \\(none\\) → 256\``,
+            'm',
+          ),
+        )
       expect(readFileSync(join(run.reports, 'compat.md'), 'utf8')).toContain(
         `NOT ALLOWED: the changelog accepted a different change here (\`maxLength (none) → 256\`), not this one (\`maxLength (none) → ${n}\`)`,
       )
@@ -61,6 +70,7 @@ describe('npm run compat on `name` narrowed past what the changelog accepts', ()
     const run = await judge(256)
     expect(run.exit, run.output).toBe(0)
     expect(run.output).toMatch(/^\d+ changes: 6 breaking \(6 allowed by the changelog\)/m)
+    expect(run.output).not.toMatch(/^stale: /m)
   })
 })
 
@@ -129,6 +139,31 @@ describe('an acceptance within the released major', () => {
     expect(xml).toMatch(
       /name="each acceptance in the changelog names one change[^"]*">\s*<failure message="[^"]*names no what changed/,
     )
+  })
+
+  it('an acceptance that holds for no change is reported as stale, lets nothing through and fails nothing', () => {
+    const replaced = acceptance.replace(CREATE_NAME, REPLACE_NAME)
+    const verdict = within([narrowed(CREATE_NAME, 256)], unreleased(acceptance, replaced))
+    expect(verdict.staleAcceptances).toEqual([`- ${replaced}`])
+    expect(verdict.problems).toEqual([])
+    const input = {
+      verdict,
+      specName: 'draft.yaml',
+      baseName: 'released.yaml',
+      changelogName: 'CHANGELOG.md',
+    }
+    expect(verdictLines(input)).toContain(
+      `stale: CHANGELOG.md, ## Unreleased accepts a change the draft does not make, "- ${replaced}": remove it, or name the change as printed above`,
+    )
+    expect(passed(input)).toBe(true)
+    // Under a raised major the Unreleased section is not read, so nothing of it is stale.
+    const major = applyPolicy({
+      base: { info: { version: '1.0.0' } },
+      head: { info: { version: '2.0.0' } },
+      changes: [],
+      changelog: `## 2.0.0\n\n${unreleased(replaced)}`,
+    })
+    expect(major.staleAcceptances).toEqual([])
   })
 
   it('an acceptance naming no rule id or no pointer fails the gate', () => {

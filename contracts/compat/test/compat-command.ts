@@ -1,14 +1,20 @@
-// `npm run compat` as the gate's tests run it: without the replay, on a draft of the document written
-// to a scratch folder, its reports in a folder of their own there.
+// `npm run compat` as the gate's tests run it: without the replay (unless asked), on a draft of the
+// document written to a scratch folder, its reports in a folder of their own there.
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { repoRoot, runToExit } from '../../../scripts/lib/processes.js'
 
 /**
  * Judges `draft` (the document as it stands when undefined) as `dir/NAME.yaml`, its reports in
- * `dir/reports-NAME`, with `args` after the command's own.
+ * `dir/reports-NAME`, with `args` after the command's own; `replay` leaves out `--no-replay`.
  */
-export async function runCompat(dir: string, name: string, draft?: object, args: string[] = []) {
+export async function runCompat(
+  dir: string,
+  name: string,
+  draft?: object,
+  args: string[] = [],
+  { replay = false } = {},
+) {
   const reports = join(dir, `reports-${name}`)
   const spec = join(dir, `${name}.yaml`)
   // JSON is YAML: the draft needs no YAML writer.
@@ -20,7 +26,7 @@ export async function runCompat(dir: string, name: string, draft?: object, args:
       '--import',
       'tsx',
       'contracts/compat/run-compat.ts',
-      '--no-replay',
+      ...(replay ? [] : ['--no-replay']),
       '--reports',
       reports,
       ...(draft ? ['--spec', spec] : []),

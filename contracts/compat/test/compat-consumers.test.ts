@@ -2,7 +2,8 @@
 // against real edits of it. A request a consumer sends that the draft refuses, a property it reads that
 // is gone, renamed or optional, a status it handles that no longer comes, each breaks that consumer and
 // is named by consumer, operation and property; an edit no consumer touches is safe for them all, even
-// where the general gate calls it breaking; `npm run compat -- --consumers DIR` exits 1 when one breaks.
+// where the general gate calls it breaking; `npm run compat -- --consumers DIR` exits 1 when one breaks,
+// and with --only-consumers only then, the general rule's verdict a note.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -239,8 +240,8 @@ describe('the folder of contracts', () => {
 })
 
 describe('npm run compat -- --consumers DIR', () => {
-  const run = (doc: Record<string, unknown>, name: string) =>
-    runCompat(dir, name, doc, ['--consumers', consumers])
+  const run = (doc: Record<string, unknown>, name: string, args: string[] = []) =>
+    runCompat(dir, name, doc, ['--consumers', consumers, ...args])
 
   it('exits 1 naming the consumer, the operation and the property a draft breaks', async () => {
     const doc = draft()
@@ -273,5 +274,45 @@ describe('npm run compat -- --consumers DIR', () => {
     const { exit, output } = await run(doc, 'added')
     expect(exit, output).toBe(0)
     expect(output).toMatch(/^ok: the draft serves each of the 2 recorded consumer\(s\) as before$/m)
+  })
+
+  it('with --only-consumers, exits 0 on a change the general rule refuses but no consumer feels, saying both', async () => {
+    const doc = draft()
+    // The shop sends names up to 13 characters; a name of over 100 is refused now.
+    set(doc, `${PLANT}/properties/name/maxLength`, 100)
+    const general = await run(doc, 'name-100')
+    expect(general.exit, general.output).toBe(1)
+    expect(general.output).toMatch(
+      /maxLength \(none\) → 100; NOT ALLOWED: [^\n]+; safe for every recorded consumer \(kiosk, shop\)$/m,
+    )
+    expect(general.output).toMatch(/^FAIL: 2 breaking changes are not allowed/m)
+
+    const only = await run(doc, 'name-100-only', ['--only-consumers'])
+    expect(only.exit, only.output).toBe(0)
+    expect(only.output).toMatch(/^note \(general rule\): 2 breaking changes are not allowed/m)
+    expect(only.output).not.toMatch(/^FAIL/m)
+    expect(only.output).toMatch(
+      /^ok: the draft serves each of the 2 recorded consumer\(s\) as before, and --only-consumers takes them for all the clients there are$/m,
+    )
+    expect(readFileSync(join(only.reports, 'compat.md'), 'utf8')).toMatch(/^\*\*Result: pass\.\*\*/m)
+    expect(readFileSync(join(only.reports, 'compat.junit.xml'), 'utf8')).toMatch(
+      /<testsuites name="compatibility" tests="\d+" failures="0"/,
+    )
+  })
+
+  it('with --only-consumers, exits 1 when a recorded consumer breaks, and 2 with no consumer to judge by', async () => {
+    const doc = draft()
+    set(doc, `${PLANT}/properties/name/maxLength`, 8)
+    const broken = await run(doc, 'name-8-only', ['--only-consumers'])
+    expect(broken.exit, broken.output).toBe(1)
+    expect(broken.output).toMatch(/^FAIL: the draft breaks 1 recorded consumer of .+: shop/m)
+
+    const empty = join(dir, 'no-consumers')
+    mkdirSync(empty)
+    const none = await runCompat(dir, 'none-only', doc, ['--consumers', empty, '--only-consumers'])
+    expect([none.exit, none.output.trim()]).toEqual([
+      2,
+      `--only-consumers judges by the recorded consumers alone, and ${empty} holds no consumer contract (*.json)`,
+    ])
   })
 })

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { repoRoot } from '../../../scripts/lib/processes.js'
 import { type Document, dereference, loadSpec, specPath } from '../../../scripts/lib/spec.js'
 import { type Change, diffDocuments } from '../diff.js'
-import { at, push, remove, set } from '../pointer.js'
+import { at, get, push, remove, set } from '../pointer.js'
 import { applyPolicy, checkHistory, latestRelease, lists, parseChangelog, parseVersion } from '../policy.js'
 import { consoleLines, junit, markdown } from '../report.js'
 import { rules } from '../rules.js'
@@ -53,6 +53,8 @@ describe('three real edits of spec/openapi.yaml', () => {
     expect(
       verdict.changes.filter((c) => c.class === 'breaking').every((c) => /accepted/.test(c.allowedBy ?? '')),
     ).toBe(true)
+    // And every acceptance holds for one of them.
+    expect(verdict.staleAcceptances).toEqual([])
     // The same changes without the changelog's acceptance fail the gate.
     expect(
       applyPolicy({ base: base.document, head: current.document, changes, changelog: '' }).problems,
@@ -297,5 +299,28 @@ describe('npm run compat (without the replay)', () => {
     )
     expect(failed.output).toMatch(/^FAIL: 1 breaking change is not allowed/m)
     expect(readFileSync(join(failed.reports, 'compat.junit.xml'), 'utf8')).toMatch(/failures="1"/)
+  })
+})
+
+describe('npm run compat with the replay', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'compat-replay-'))
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+  it('refuses to replay a draft the server does not serve: one that renames `name`', async () => {
+    const doc = draft()
+    const plant = '/components/schemas/Plant'
+    set(doc, `${plant}/properties/title`, get(doc, `${plant}/properties/name`))
+    remove(doc, `${plant}/properties/name`)
+    set(doc, `${plant}/required`, ['title'])
+    const run = await runCompat(dir, 'renamed', doc, [], { replay: true })
+    expect(run.exit, run.output).toBe(1)
+    expect(run.output).toMatch(
+      /^FAIL: no behaviour replay: the server serves src\/core\/generated\/, generated from spec\/openapi\.yaml, not from \S+renamed\.yaml: copy the draft there and run `npm run generate` \(or --no-replay judges the document alone\)$/m,
+    )
+    // Refused before it started: no server, no contract suite.
+    expect(run.output).not.toMatch(/^Behaviour replay: the contract suite/m)
+    expect(readFileSync(join(run.reports, 'compat.junit.xml'), 'utf8')).toMatch(
+      /name="the current server keeps the examples of [^"]+">\s*<failure message="no behaviour replay: /,
+    )
   })
 })
