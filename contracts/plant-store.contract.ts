@@ -248,6 +248,35 @@ for (const targetName of TARGETS.filter((t) => !isStateless(t))) {
       await setUpPlants(t, bob, [{ id: 7, name: 'Cactus' }])
       expect(await listAll(t.url, alice), "alice's plant 7 is untouched").toEqual([{ id: 7, name: 'Aloe' }])
     })
+
+    test('principals: a cursor is good only for the principal whose page gave it (400 to another)', async () => {
+      if (!listPlants) throw new Error('the document has no listPlants')
+      const t = target(targetName)
+      const [alice, bob] = [t.newToken(), t.newToken()]
+      await setUpPlants(t, alice, [
+        { id: 1, name: 'Basil' },
+        { id: 2, name: 'Fern' },
+      ])
+      await setUpPlants(t, bob, [{ id: 5, name: 'Cactus' }])
+      const first = await send(
+        t.url,
+        { method: 'GET', path: '/plants?limit=1', auth: { kind: 'principal' } },
+        `Bearer ${alice}`,
+      )
+      const linked = nextAddress(first.headers.link)
+      if (!linked) throw new Error(`alice's page 1 has no Link to follow: ${describeAnswer(first)}`)
+      const next = new URL(linked, first.url ?? new URL('/plants?limit=1', t.url))
+      // The Link target as it is, and its cursor alone in bob's own list request.
+      for (const path of [next.href, `/plants?cursor=${next.searchParams.get('cursor')}`]) {
+        const crossed = await send(
+          t.url,
+          { method: 'GET', path, auth: { kind: 'principal' } },
+          `Bearer ${bob}`,
+        )
+        expect(crossed.status, `bob sent alice's ${path}: ${describeAnswer(crossed)}`).toBe(400)
+        expect(problemsOf(listPlants, crossed), describeAnswer(crossed)).toEqual([])
+      }
+    })
   })
 }
 

@@ -45,6 +45,7 @@ export { unrouted } from './lib/unrouted.js'
 export { createAjv, validatorCompiler } from './lib/validation.js'
 export {
   type Answer,
+  encodeCursor,
   type InputOf,
   type Operation as PlantOperation,
   type PlantOperationId,

@@ -58,11 +58,11 @@ export const plantOperations: PlantOperations = {
     const { cursor, tag } = query
     // The schema's default has filled the limit in.
     const limit = query.limit as number
-    const after = cursor === undefined ? undefined : decodeCursor(cursor)
+    const after = cursor === undefined ? undefined : decodeCursor(cursor, principal)
     // A store that writes the page's JSON itself spares building each plant and serializing it.
     if (repository.listJson) {
       const { json, lastId, more } = await repository.listJson(principal, { limit, after, tag })
-      return { status: 200, json, ...nextPage(limit, tag, more ? lastId : undefined) }
+      return { status: 200, json, ...nextPage(principal, limit, tag, more ? lastId : undefined) }
     }
     const rows = await repository.list(principal, { limit: limit + 1, after, tag })
     const page: StoredPlant[] = rows.slice(0, limit)
@@ -70,7 +70,7 @@ export const plantOperations: PlantOperations = {
     return {
       status: 200,
       body: page,
-      ...nextPage(limit, tag, rows.length > limit && last ? last.id : undefined),
+      ...nextPage(principal, limit, tag, rows.length > limit && last ? last.id : undefined),
     }
   },
 
@@ -93,30 +93,55 @@ export const plantOperations: PlantOperations = {
 }
 
 /** The Link to the page after the one ending at `lastId`; none when no plant follows. */
-function nextPage(limit: number, tag: string | undefined, lastId: Id | undefined) {
+function nextPage(principal: string, limit: number, tag: string | undefined, lastId: Id | undefined) {
   if (lastId === undefined) return {}
   const next = new URLSearchParams({ limit: String(limit), ...(tag === undefined ? {} : { tag }) })
-  next.set('cursor', encodeCursor(BigInt(lastId)))
+  next.set('cursor', encodeCursor(BigInt(lastId), principal))
   // Query-only: it keeps the path the request came by, prefix and all (RFC 3986 §5.2).
   return { headers: { link: nextLink(`?${next}`) } }
 }
 
 const notFound = (id: Id) => new HttpError(404, `plant ${id} not found`)
 
-// Opaque to clients by contract; today it is the last id of the page, base64url-encoded. The digits
-// and the sign are ASCII, so btoa/atob (in browsers and Node alike) encode them as Buffer did.
-export function encodeCursor(lastId: bigint): string {
-  return btoa(String(lastId)).replace(/=+$/, '').replaceAll('+', '-').replaceAll('/', '_')
+// Opaque to clients by contract; today it is the last id of the page, base64url-encoded, then a dot
+// and a mark of the principal it was made for. The document refuses a cursor made for another
+// principal as one the server did not make, so that its answer never tells where the other's plants
+// are. The digits and the sign are ASCII, so btoa/atob (in browsers and Node alike) encode them as
+// Buffer did.
+export function encodeCursor(lastId: bigint, principal: string): string {
+  const id = btoa(String(lastId)).replace(/=+$/, '').replaceAll('+', '-').replaceAll('/', '_')
+  return `${id}.${principalMark(principal)}`
 }
 
-function decodeCursor(cursor: string): bigint {
+function decodeCursor(cursor: string, principal: string): bigint {
+  // Only what encodeCursor makes for this principal, checked by making it again.
+  const id = cursor.slice(0, Math.max(0, cursor.indexOf('.')))
   let text = ''
   try {
-    text = atob(cursor.replaceAll('-', '+').replaceAll('_', '/'))
+    text = atob(id.replaceAll('-', '+').replaceAll('_', '/'))
   } catch {
     // Not base64 at all: the check below refuses it.
   }
-  if (integerText.test(text) && encodeCursor(BigInt(text)) === cursor && isInt64(BigInt(text)))
+  if (integerText.test(text) && isInt64(BigInt(text)) && encodeCursor(BigInt(text), principal) === cursor)
     return BigInt(text)
   throw new HttpError(400, 'querystring/cursor is not a cursor this server made')
+}
+
+/**
+ * Tells principals apart, nothing more: two 32-bit FNV-1a hashes of the principal (from two offset
+ * bases), in hex. It need not be a secret, since a page only ever holds the caller's own plants: a
+ * forged mark gains nothing. A synchronous hash runs wherever the handlers do (Web Crypto is missing
+ * from insecure pages), and 32-bit arithmetic keeps it cheap.
+ */
+function principalMark(principal: string): string {
+  let a = 0x811c9dc5
+  let b = 0x050c5d1f
+  // By UTF-16 code unit: any text, each principal's the same every time.
+  for (let i = 0; i < principal.length; i++) {
+    const unit = principal.charCodeAt(i)
+    a = Math.imul(a ^ unit, 0x01000193)
+    b = Math.imul(b ^ unit, 0x01000193)
+  }
+  const hex = (n: number) => (n >>> 0).toString(16).padStart(8, '0')
+  return hex(a) + hex(b)
 }

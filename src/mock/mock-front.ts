@@ -21,6 +21,7 @@ import {
   BODY_LIMIT,
   connectRefused,
   createAjv,
+  encodeCursor,
   errorBody,
   HttpError,
   hostRequired,
@@ -68,7 +69,7 @@ async function judge(reader: RequestReader, incoming: RequestInput, routed: Rout
   const operation = plantOperations[entry.operationId as keyof typeof plantOperations]
   if (operation) {
     try {
-      await operation(holdsNothing, '', input as never)
+      await operation(holdsNothing, '', exampleCursorTaken(input) as never)
     } catch (error) {
       if (error instanceof HttpError && error.statusCode === 400) throw error
     }
@@ -80,6 +81,27 @@ async function judge(reader: RequestReader, incoming: RequestInput, routed: Rout
     authorization: token === undefined ? undefined : `Bearer ${token}`,
     body: input.body === undefined ? undefined : JSON.stringify(representable(input.body)),
   }
+}
+
+/**
+ * The request with a cursor of the document's examples (`MQ`: the last id, base64url, naming no
+ * principal) as one made for the principal the front runs the operation as: Prism's pages carry that
+ * example in their Link, and Prism cannot tell principals apart, so the mock takes such a cursor from
+ * any token. Any other cursor is judged as the server judges it.
+ */
+function exampleCursorTaken<T extends { query?: unknown }>(input: T): T {
+  const query = input.query as Record<string, unknown> | undefined
+  const cursor = query?.cursor
+  if (typeof cursor !== 'string' || !/^[A-Za-z0-9_-]{1,28}$/.test(cursor)) return input
+  let text = ''
+  try {
+    text = atob(cursor.replaceAll('-', '+').replaceAll('_', '/'))
+  } catch {
+    return input
+  }
+  if (!/^-?(0|[1-9][0-9]{0,18})$/.test(text)) return input
+  const made = encodeCursor(BigInt(text), '')
+  return made.startsWith(`${cursor}.`) ? { ...input, query: { ...query, cursor: made } } : input
 }
 
 /** A node:http request as core's reader takes it: its body read once, when the reader asks for it. */

@@ -468,6 +468,12 @@ export interface operations {
                 /**
                  * @description Where the page starts: copy it from the `Link` header of the page before
                  *     (addition to 1.0.0). A store makes its cursors at most 1024 characters long.
+                 *
+                 *     A cursor is good only for the principal whose page gave it (addition to 1.0.0):
+                 *     another principal's request with it, as the `Link` target or in a list request of its
+                 *     own, mid-listing or once that listing has ended, is answered `400` as a cursor the
+                 *     server did not make, never with a page, so that the answer tells nothing of the first
+                 *     principal's plants.
                  */
                 cursor?: string;
                 /**

@@ -123,10 +123,10 @@ describe('a page written by the store', () => {
   })
 
   it.each([
-    `/plants?limit=5&cursor=${encodeCursor(INT64_MAX)}`,
-    `/plants?limit=5&cursor=${encodeCursor(INT64_MAX - 2n)}`,
-    `/plants?limit=5&cursor=${encodeCursor(INT64_MIN)}`,
-    `/plants?limit=5&cursor=${encodeCursor(TWO_53)}`,
+    `/plants?limit=5&cursor=${encodeCursor(INT64_MAX, 'alice')}`,
+    `/plants?limit=5&cursor=${encodeCursor(INT64_MAX - 2n, 'alice')}`,
+    `/plants?limit=5&cursor=${encodeCursor(INT64_MIN, 'alice')}`,
+    `/plants?limit=5&cursor=${encodeCursor(TWO_53, 'alice')}`,
     '/plants?limit=5&tag=nobody',
   ])('answers %s alike', async (url) => {
     const [fromStore, fromPlants] = await Promise.all([get(written, url), get(built, url)])
@@ -136,7 +136,7 @@ describe('a page written by the store', () => {
 
   it('writes every id digit for digit', async () => {
     const res = await written.inject({
-      url: `/plants?limit=3&cursor=${encodeCursor(TWO_53 - 2n)}`,
+      url: `/plants?limit=3&cursor=${encodeCursor(TWO_53 - 2n, 'alice')}`,
       headers: ALICE,
     })
     expect(res.body).toMatch(

@@ -229,6 +229,29 @@ describe('listPlants', () => {
     expect(second.json()).toEqual([{ id: 3, name: 'Mint', tag: 'herb' }])
   })
 
+  it('refuses a cursor made for another principal as one it did not make, whatever that principal owns', async () => {
+    await create({ id: 1, name: 'Oak' }, BOB)
+    await create({ id: 5, name: 'Elm' }, BOB)
+    const first = await app.inject({ url: '/plants?limit=1', headers: ALICE })
+    const cursor = new URL(String(nextAddress(String(first.headers.link))), 'http://x/').searchParams.get(
+      'cursor',
+    )
+    for (const url of [
+      String(following(first.headers.link, '/plants?limit=1')),
+      `/plants?cursor=${cursor}`,
+    ]) {
+      const res = await app.inject({ url, headers: BOB })
+      expect(res.statusCode, url).toBe(400)
+      expect(res.json()).toEqual({
+        error: 400,
+        message: 'querystring/cursor is not a cursor this server made',
+      })
+    }
+    // Its owner still pages with it.
+    const own = await app.inject({ url: `/plants?cursor=${cursor}`, headers: ALICE })
+    expect(own.json().map((p: { id: number }) => p.id)).toEqual([2, 3])
+  })
+
   it.each([
     ['limit=0', 'querystring/limit must be >= 1'],
     ['limit=101', 'querystring/limit must be <= 100'],
