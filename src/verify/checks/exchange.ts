@@ -59,6 +59,11 @@ export interface IsolationView {
   untouched?: { id: bigint; before: string; after: Answer }
   /** The caller's whole listing after the request (every page), when read. */
   listing?: bigint[]
+  /**
+   * The request carries what another principal's answer handed it (a Link target, a cursor), said in
+   * `what`; `refused`: the status the document answers it with instead of a page.
+   */
+  crossed?: { what: string; refused?: number }
 }
 
 /** An answer of the server under test to one request. */

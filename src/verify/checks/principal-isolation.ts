@@ -1,5 +1,6 @@
 // principal_isolation: one principal never sees, reaches or changes another's plants: a request for
-// another's plant is answered as if there were none, no answer shows one, and it reads back unchanged.
+// another's plant is answered as if there were none, no answer shows one, it reads back unchanged,
+// and another's Link target or cursor gets no page.
 import { canonical } from '../exact-json.js'
 import { describeAnswer } from '../http.js'
 import { answerCheck } from './check.js'
@@ -7,7 +8,8 @@ import { bodyOf, type IsolationView, statusExpected } from './exchange.js'
 
 export const principalIsolation = answerCheck({
   name: 'principal_isolation',
-  description: 'one principal never sees or changes the other’s plants',
+  description:
+    'one principal never sees or changes the other’s plants, nor gets a page with the other’s cursor',
   appliesTo: (exchange) => exchange.isolation !== undefined,
   run(exchange) {
     const { answer, isolation, request } = exchange
@@ -17,6 +19,11 @@ export const principalIsolation = answerCheck({
     if (named && statusExpected(exchange) === 404 && answer.status < 300)
       problems.push(
         `status ${answer.status}, the document says 404: plant ${isolation.named} is ${named}'s, not ${isolation.caller}'s`,
+      )
+    const { crossed } = isolation
+    if (crossed?.refused !== undefined && answer.status < 300)
+      problems.push(
+        `status ${answer.status} to ${crossed.what}, sent by ${isolation.caller}: a cursor is good only for the principal whose page gave it, and the document answers another's ${crossed.refused}, as a cursor the server did not make (a page tells where the other principal's plants are)`,
       )
     const body = bodyOf(answer)
     for (const plant of Array.isArray(body) ? body : [body]) {

@@ -100,11 +100,15 @@ describe('the verifier, against a store built on Express', () => {
 
   // Bugs no single request shows by chance: a filter that keeps more than the value asked for (the
   // coverage phase asks for near misses of each held tag), a replace that follows a body's `id` (the
-  // coverage phase sends one), and pages by position (the sequences write between page reads).
-  const everySeed: [string, string, 'generated' | 'stateful'][] = [
+  // coverage phase sends one), and pages by position (the sequences write between page reads). And
+  // what the first principal's answers hand it, sent back as the second: a cursor that serves its
+  // owner's plants to whoever sends it, a replace that finds another principal's plant.
+  const everySeed: [string, string, 'generated' | 'stateful' | 'security'][] = [
     ['tag-filter-loose', 'store_conformance', 'generated'],
     ['put-follows-body-id', 'store_conformance', 'generated'],
     ['offset-cursor', 'link_conformance', 'stateful'],
+    ['crossed-cursor', 'principal_isolation', 'security'],
+    ['crossed-id', 'principal_isolation', 'security'],
   ]
   it.each(everySeed.flatMap((bug) => [1, 2, 20261125].map((seed) => [...bug, seed] as const)))(
     'catches the bug %s with %s in the %s layer (seed %i)',
@@ -116,6 +120,12 @@ describe('the verifier, against a store built on Express', () => {
         found.has(check as never),
         `${bug}: found ${[...found].join(', ') || 'nothing'}\n${summary(results)}`,
       ).toBe(true)
+      // Reported as any failure of a layer's request is: what was sent, and how to send it again.
+      if (layer === 'security')
+        for (const failure of results.failures.filter((f) => f.check === check)) {
+          expect(failure.request).toMatch(/^(GET|PUT|POST|DELETE) /)
+          expect(failure.replay).toMatch(/plant-store-verify .*--only/)
+        }
       await store.stop()
     },
     120_000,

@@ -1,17 +1,21 @@
 // The security cases, generated from each operation's security: no token, malformed Authorization
 // headers, a token no principal holds, a token in the query string (all 401 with WWW-Authenticate,
 // each sent once per operation in a run), and the other principal's plants: the second principal must
-// get 404 for the first's plant, never see it in its list, and leave it as it was whatever it sends.
+// get 404 for the first's plant, never see it in its list, and leave it as it was whatever it sends,
+// and the first principal's Link targets and cursors get it no page (400, as a cursor never made).
 
+import { nextAddress } from '@plant-store/core'
 import { baseExampleName, requestFor } from '../../cases/document-cases.js'
 import { type RefusedCase, refusedCases } from '../../cases/refused-tokens.js'
 import type { HttpExchange } from '../../checks/exchange.js'
+import { documentedStatuses, type OperationEntry } from '../../document.js'
 import { canonical, parseExact } from '../../exact-json.js'
 import { type Answer, describeAnswer, describeRequest, type RequestSpec } from '../../http.js'
 import { roleOf } from '../../judge/accepted-statuses.js'
+import { linkLeaves, resolveLink } from '../../judge/links.js'
 import { parametersOf } from '../../report/coverage.js'
 import type { Context } from '../context.js'
-import { plantsOrStop } from '../subject.js'
+import { type OwnedPlant, plantsOrStop } from '../subject.js'
 
 export async function runSecurity(ctx: Context): Promise<void> {
   const { subject, options, loaded } = ctx
@@ -68,36 +72,70 @@ async function refused(ctx: Context, c: RefusedCase, progress: string): Promise<
   })
 }
 
-/** The second principal against the first's plant: a plant of the run's own, or in --read-only an existing one. */
+/**
+ * The second principal against the first's plants, with all the first was handed to send back: its
+ * plant ids (a plant of the run's own and the next one its listing shows, or in --read-only existing
+ * ones), and the Link targets and cursors of its listing, mid-listing and once it has ended.
+ */
 async function crossPrincipal(ctx: Context): Promise<void> {
   const { subject, results, options, loaded } = ctx
   const create = loaded.operations.find((e) => roleOf(e) === 'create')
   const read = loaded.operations.find((e) => roleOf(e) === 'item' && e.method === 'get')
   if (!create || !read) return
   const theirs = new Set(ctx.existing[1].map((p) => p.id))
-  let id: bigint
-  let plant: Record<string, unknown>
+  let plants: OwnedPlant[]
   if (options.readOnly) {
-    const candidate = ctx.existing[0].find((p) => !theirs.has(p.id))
-    if (!candidate) {
+    plants = ctx.existing[0].filter((p) => !theirs.has(p.id)).slice(0, 2)
+    if (!plants.length) {
       results.notes.push(
         'not exercised: the other principal’s plants (--read-only, and the first principal owns no plant the second lacks)',
       )
       return
     }
-    id = candidate.id
-    plant = candidate
   } else {
-    id = ctx.idBase + 500n
-    plant = { id, name: 'Verifier isolation plant', tag: 'verify' }
-    const made = await subject.send(subject.baseUrl, post(create.path, plant), subject.authorization(0))
-    if (made.status !== 200) {
-      results.notes.push(
-        `not exercised: the other principal’s plants (creating plant ${id} answered ${made.status})`,
-      )
-      return
+    plants = []
+    for (const n of [500n, 501n]) {
+      const plant = { id: ctx.idBase + n, name: 'Verifier isolation plant', tag: ISOLATION_TAG }
+      const made = await subject.send(subject.baseUrl, post(create.path, plant), subject.authorization(0))
+      if (made.status !== 200) {
+        results.notes.push(
+          `not exercised: the other principal’s plants (creating plant ${plant.id} answered ${made.status})`,
+        )
+        break
+      }
+      plants.push(plant)
     }
   }
+  try {
+    if (!plants.length) return
+    const others = new Map(plants.map((p) => [String(p.id), 'the first principal']))
+    const listed = ctx.list ? await crossedListing(ctx, ctx.list, others, theirs) : []
+    // A plant id from a create, and one from the first principal's listing.
+    const ids = [...new Set([...plants.map((p) => p.id), ...listed])].filter((id) => !theirs.has(id))
+    for (const [i, id] of ids.slice(0, 2).entries())
+      await crossedId(ctx, id, others, theirs, i === 0 ? plants.find((p) => p.id === id) : undefined)
+  } finally {
+    if (!options.readOnly) for (const plant of plants) await ctx.remove(0, plant.id)
+  }
+}
+
+/** The tag of the plants the run makes for the first principal, which its listing is filtered by. */
+const ISOLATION_TAG = 'verify-isolation'
+
+/**
+ * The second principal sends the first's plant id in every operation that takes one; with `plant`,
+ * it also creates a plant of its own with that id and lists its plants.
+ */
+async function crossedId(
+  ctx: Context,
+  id: bigint,
+  others: ReadonlyMap<string, string>,
+  theirs: ReadonlySet<bigint>,
+  plant: OwnedPlant | undefined,
+): Promise<void> {
+  const { subject, results, options, loaded } = ctx
+  const read = loaded.operations.find((e) => roleOf(e) === 'item' && e.method === 'get')
+  if (!read) return
   const itemPath = (path: string) => path.replace(/\{[^}]+\}/, String(id))
   const readFirst = async (): Promise<Answer> =>
     subject.send(
@@ -105,76 +143,182 @@ async function crossPrincipal(ctx: Context): Promise<void> {
       { method: 'GET', path: itemPath(read.path), auth: { kind: 'principal' } },
       subject.authorization(0),
     )
-  const before = canonical(parseExact((await readFirst()).text))
-  const first = 'the first principal'
-  try {
-    const ops = loaded.operations.filter(
-      (e) => e.secured && (roleOf(e) === 'item' || roleOf(e) === 'list' || roleOf(e) === 'create'),
-    )
-    for (const entry of ops) {
-      const role = roleOf(entry)
-      if (options.readOnly && entry.method !== 'get') continue
-      if (role === 'create' && theirs.has(id)) continue
-      const name = baseExampleName(entry)
-      const base = name === undefined ? undefined : requestFor(entry, name).request
-      let request: RequestSpec
-      let expected: number
-      if (role === 'create') {
-        // Ids are the principal's own: the second may use the first's id for a plant of its own.
-        request = post(entry.path, { ...plant, name: 'Verifier second principal plant' })
-        expected = 200
-      } else if (role === 'list') {
-        request = { method: 'GET', path: entry.path, auth: { kind: 'principal' } }
-        expected = 200
-      } else {
-        request = {
-          ...(base ?? { auth: { kind: 'principal' } }),
-          method: entry.method.toUpperCase(),
-          path: itemPath(entry.path),
-        }
-        expected = 404
+  const ops = loaded.operations.filter(
+    (e) => e.secured && (roleOf(e) === 'item' || roleOf(e) === 'list' || roleOf(e) === 'create'),
+  )
+  for (const entry of ops) {
+    const role = roleOf(entry)
+    if (options.readOnly && entry.method !== 'get') continue
+    if ((role === 'create' || role === 'list') && !plant) continue
+    if (role === 'create' && theirs.has(id)) continue
+    const name = baseExampleName(entry)
+    const base = name === undefined ? undefined : requestFor(entry, name).request
+    let request: RequestSpec
+    let expected: number
+    if (role === 'create' && plant) {
+      // Ids are the principal's own: the second may use the first's id for a plant of its own.
+      request = post(entry.path, { ...plant, name: 'Verifier second principal plant' })
+      expected = 200
+    } else if (role === 'list') {
+      request = { method: 'GET', path: entry.path, auth: { kind: 'principal' } }
+      expected = 200
+    } else {
+      request = {
+        ...(base ?? { auth: { kind: 'principal' } }),
+        method: entry.method.toUpperCase(),
+        path: itemPath(entry.path),
       }
-      const answer = await subject.send(subject.baseUrl, request, subject.authorization(1))
-      const listing =
-        role === 'list' && answer.status === 200 && ctx.list
-          ? plantsOrStop(await subject.plantsOf(ctx.list, 1)).map((p) => p.id)
-          : undefined
-      const own = new Set([...theirs].map(String))
-      if (role === 'create') own.add(String(id))
-      const exchange: HttpExchange = {
-        kind: 'http',
-        operation: entry,
-        request,
-        answer,
-        expected: { statuses: [expected] },
-        judging: ctx.judging,
-        isolation: {
-          others: new Map([[String(id), first]]),
-          own,
-          caller: 'the second principal',
-          ...(role === 'item' ? { named: id } : {}),
-          ...(listing ? { listing } : {}),
-          untouched: { id, before, after: await readFirst() },
-        },
-      }
-      const { checked, findings } = ctx.judge(exchange)
-      results.record({
-        layer: 'security',
-        operationId: entry.operationId,
-        checks: checked,
-        findings,
-        parameters: parametersOf(entry, request),
-        status: answer.status,
-        title: `the other principal's plant (${request.method} as the second principal)`,
-        request: describeRequest(request),
-        answer: describeAnswer(answer),
-        document: `${expected}, and the first principal's plant unchanged`,
-        replay: ctx.replay('--only security'),
-      })
-      if (role === 'create' && answer.status === 200) await ctx.remove(1, id)
+      expected = 404
     }
-  } finally {
-    if (!options.readOnly) await ctx.remove(0, id)
+    // Read before each request, so that a change is told by the request that made it.
+    const before = canonical(parseExact((await readFirst()).text))
+    const answer = await subject.send(subject.baseUrl, request, subject.authorization(1))
+    const listing =
+      role === 'list' && answer.status === 200 && ctx.list
+        ? plantsOrStop(await subject.plantsOf(ctx.list, 1)).map((p) => p.id)
+        : undefined
+    const own = new Set([...theirs].map(String))
+    if (role === 'create') own.add(String(id))
+    const exchange: HttpExchange = {
+      kind: 'http',
+      operation: entry,
+      request,
+      answer,
+      expected: { statuses: [expected] },
+      judging: ctx.judging,
+      isolation: {
+        others,
+        own,
+        caller: 'the second principal',
+        ...(role === 'item' ? { named: id } : {}),
+        ...(listing ? { listing } : {}),
+        untouched: { id, before, after: await readFirst() },
+      },
+    }
+    const { checked, findings } = ctx.judge(exchange)
+    results.record({
+      layer: 'security',
+      operationId: entry.operationId,
+      checks: checked,
+      findings,
+      parameters: parametersOf(entry, request),
+      status: answer.status,
+      title: `the other principal's plant (${request.method} as the second principal)`,
+      request: describeRequest(request),
+      answer: describeAnswer(answer),
+      document: `${expected}, and the first principal's plant unchanged`,
+      replay: ctx.replay('--only security'),
+    })
+    if (role === 'create' && answer.status === 200) await ctx.remove(1, id)
+  }
+}
+
+/**
+ * The first principal's listing, one plant a page (of the run's plants, by their tag, unless
+ * --read-only), walked to its end; the second principal sends each page's Link target as it is and
+ * its cursor alone in a list request of its own, before the first follows it and again once the
+ * listing has ended (the last page's Link too, when it has one). Each must be refused as a cursor
+ * the server did not make (when the document answers the listing 400), and show none of the first
+ * principal's plants. Returns the ids the listing showed.
+ */
+async function crossedListing(
+  ctx: Context,
+  list: OperationEntry,
+  others: Map<string, string>,
+  theirs: ReadonlySet<bigint>,
+): Promise<bigint[]> {
+  const { subject, options } = ctx
+  const takes = (name: string) => list.parameters.some((p) => p.in === 'query' && p.name === name)
+  if (!takes('limit')) return []
+  let address = `${list.path}?limit=1${!options.readOnly && takes('tag') ? `&tag=${ISOLATION_TAG}` : ''}`
+  const links: string[] = []
+  const listed: bigint[] = []
+  let ended = false
+  for (let page = 0; page < 10; page++) {
+    const answer = await subject.send(
+      subject.baseUrl,
+      { method: 'GET', path: address, auth: { kind: 'principal' } },
+      subject.authorization(0),
+    )
+    const body = answer.status === 200 && answer.isJson ? parseExact(answer.text) : undefined
+    if (!Array.isArray(body)) return listed
+    for (const item of body) {
+      const id = (item as Record<string, unknown> | null)?.id
+      if (typeof id === 'bigint') {
+        listed.push(id)
+        if (!theirs.has(id)) others.set(String(id), 'the first principal')
+      }
+    }
+    const next = nextAddress(answer.headers.link)
+    const from = answer.url ?? address
+    const target = next === undefined ? undefined : resolveLink(next, from)
+    if (target !== undefined && linkLeaves(target, from)) return listed
+    if (target === undefined || body.length === 0) {
+      // The last page's Link, if it has one, leads past the end.
+      if (target !== undefined) links.push(target)
+      ended = true
+      break
+    }
+    links.push(target)
+    // Mid-listing: before the first principal follows it.
+    await crossedLink(ctx, list, target, others, theirs, 'mid-listing')
+    address = target
+  }
+  if (ended)
+    for (const target of links) await crossedLink(ctx, list, target, others, theirs, 'once the listing ended')
+  return listed
+}
+
+/** The second principal sends one of the first's Link targets, then its cursor in a list request of its own. */
+async function crossedLink(
+  ctx: Context,
+  list: OperationEntry,
+  target: string,
+  others: ReadonlyMap<string, string>,
+  theirs: ReadonlySet<bigint>,
+  when: string,
+): Promise<void> {
+  const { subject, results } = ctx
+  const refused = documentedStatuses(list).includes(400) ? 400 : undefined
+  const cursor = new URL(target, 'http://store.invalid/').searchParams.get('cursor')
+  const sent: [string, string][] = [[target, `the first principal's Link, ${when}`]]
+  if (cursor !== null && list.parameters.some((p) => p.in === 'query' && p.name === 'cursor'))
+    sent.push([
+      `${list.path}?cursor=${encodeURIComponent(cursor)}`,
+      `the first principal's cursor in a list of its own, ${when}`,
+    ])
+  for (const [path, what] of sent) {
+    const request: RequestSpec = { method: 'GET', path, auth: { kind: 'principal' } }
+    const answer = await subject.send(subject.baseUrl, request, subject.authorization(1))
+    const { checked, findings } = ctx.judge({
+      kind: 'http',
+      operation: list,
+      request,
+      answer,
+      ...(refused ? { expected: { statuses: [refused] } } : {}),
+      judging: ctx.judging,
+      isolation: {
+        others,
+        own: new Set([...theirs].map(String)),
+        caller: 'the second principal',
+        crossed: { what, ...(refused ? { refused } : {}) },
+      },
+    })
+    results.record({
+      layer: 'security',
+      operationId: list.operationId,
+      checks: checked,
+      findings,
+      parameters: parametersOf(list, request),
+      status: answer.status,
+      title: `${what} (GET as the second principal)`,
+      request: describeRequest(request),
+      answer: describeAnswer(answer),
+      document: refused
+        ? `${refused}, as a cursor the server did not make, and none of the first principal's plants`
+        : "none of the first principal's plants",
+      replay: ctx.replay('--only security'),
+    })
   }
 }
 
