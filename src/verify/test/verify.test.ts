@@ -59,6 +59,7 @@ describe('the verifier, against an independent implementation', () => {
     ['link-on-full-last-page', ['link_conformance']],
     ['duplicate-overwrites', ['status_code_conformance']],
     ['other-principal-readable', ['principal_isolation', 'status_code_conformance']],
+    ['crossed-cursor', ['principal_isolation']],
     ['put-keeps-tag', ['store_conformance']],
     ['unknown-fields-rejected', ['positive_data_acceptance']],
     ['exponent-ids-rejected', ['positive_data_acceptance']],
