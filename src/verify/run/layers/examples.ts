@@ -17,6 +17,7 @@ import { parametersOf } from '../../report/coverage.js'
 import type { Context } from '../context.js'
 import { followLinks } from '../follow-links.js'
 import { fieldsOf } from '../sequences/api.js'
+import { plusInQuery } from './settled.js'
 
 const ON_DEMAND_ONLY = new Set(['over-rate-limit', 'store-down', 'fault', 'stalled'])
 const ON_DEMAND = 'not to be had from a server on demand (a spent rate limit, a fault, an outage)'
@@ -109,6 +110,7 @@ export async function runExamples(ctx: Context): Promise<void> {
         checks: verdict.checked,
         findings: verdict.findings,
         parameters: parametersOf(c.entry, c.request),
+        kinds: [`example: ${c.example}`, ...(c.derivation ? [`derived: ${c.derivation.kind}`] : [])],
         status: answer.status,
         title: c.example,
         request: describeRequest(c.request),
@@ -121,6 +123,8 @@ export async function runExamples(ctx: Context): Promise<void> {
       if (!options.readOnly) for (const id of ids) await ctx.remove(0, id)
     }
   }
+  // What the document's prose settles and no example shows: a `+` in a query string.
+  if (!options.case) await plusInQuery(ctx)
 }
 
 /**

@@ -12,6 +12,7 @@ import { roleOf } from '../../judge/accepted-statuses.js'
 import { parametersOf } from '../../report/coverage.js'
 import type { Context } from '../context.js'
 import { plantsOrStop } from '../subject.js'
+import { settledMethods } from './settled.js'
 
 export async function runSecurity(ctx: Context): Promise<void> {
   const { subject, options, loaded } = ctx
@@ -34,6 +35,7 @@ export async function runSecurity(ctx: Context): Promise<void> {
     })
   if (!options.case) {
     await otherMethods(ctx)
+    await settledMethods(ctx)
     await crossPrincipal(ctx)
   }
 }
@@ -59,6 +61,7 @@ async function refused(ctx: Context, c: RefusedCase, progress: string): Promise<
     checks: checked,
     findings,
     parameters: parametersOf(entry, c.request),
+    kinds: [c.probe.defect ?? 'valid'],
     status: answer.status,
     title: c.id.split(' · ')[1] ?? c.id,
     request: describeRequest(c.request),
@@ -164,6 +167,7 @@ async function crossPrincipal(ctx: Context): Promise<void> {
         checks: checked,
         findings,
         parameters: parametersOf(entry, request),
+        kinds: ['other principal'],
         status: answer.status,
         title: `the other principal's plant (${request.method} as the second principal)`,
         request: describeRequest(request),
@@ -233,6 +237,7 @@ async function otherMethods(ctx: Context): Promise<void> {
       operationId: first.operationId,
       checks: checked,
       findings,
+      kinds: ['other method'],
       title: `a method ${path} does not take (PATCH)`,
       request: describeRequest(request),
       answer: describeAnswer(answer),
