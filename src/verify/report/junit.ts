@@ -8,7 +8,7 @@ const xmlText = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
 
 export const junitReporter: Reporter = {
-  render({ results, title }) {
+  render({ results, title, coverage }) {
     const failuresOf = (operationId: string, check: CheckName) =>
       results.distinctFailures().filter((f) => f.operationId === operationId && f.check === check)
     const cases: string[] = []
@@ -30,7 +30,18 @@ export const junitReporter: Reporter = {
       cases.push(
         `    <testcase classname="verify.not-exercised" name="${xmlText(m)}"><skipped message="not exercised"/></testcase>`,
       )
-    const head = `tests="${cases.length}" failures="${failures}" skipped="${missing.length}"`
+    // Each promise a request can show: a passed case when requests exercised it, else skipped with why.
+    let skipped = missing.length
+    for (const p of coverage.promises ?? []) {
+      if (p.untestable) continue
+      const open = `    <testcase classname="verify.promises" name="${xmlText(p.id)}">`
+      if (p.requests) cases.push(`${open}</testcase>`)
+      else {
+        skipped++
+        cases.push(`${open}<skipped message="${xmlText(p.reason ?? 'not exercised')}"/></testcase>`)
+      }
+    }
+    const head = `tests="${cases.length}" failures="${failures}" skipped="${skipped}"`
     return [
       '<?xml version="1.0" encoding="UTF-8"?>',
       `<testsuites name="plant-store-verify" ${head}>`,
