@@ -12,6 +12,8 @@ export interface PromiseCoverage {
   source: PromiseSource
   /** The judged requests that exercised it. */
   requests: number
+  /** Of those, the requests one of its checks failed. */
+  failed: number
   /** The checks that judged those requests, of those the registry gives it. */
   checks: string[]
   /** Why it was not exercised: not testable from outside, a reason the registry gives, or no case. */
@@ -39,18 +41,19 @@ export function promiseCoverage(
 ): PromiseCoverage[] {
   return promises.map(({ id, source }) => {
     const found = entryFor(id, registry)
-    if (!found) return { id, source, requests: 0, checks: [], reason: NO_CASE }
+    if (!found) return { id, source, requests: 0, failed: 0, checks: [], reason: NO_CASE }
     const { entry, captured } = found
     if (entry.untestable)
-      return { id, source, requests: 0, checks: [], reason: entry.untestable, untestable: true }
+      return { id, source, requests: 0, failed: 0, checks: [], reason: entry.untestable, untestable: true }
     const exercised = entry.exercisedBy ? judged.filter((r) => entry.exercisedBy?.(r, captured)) : []
+    const its = (check: string) => !entry.checks || entry.checks.includes(check)
     const checks = new Set<string>()
-    for (const r of exercised)
-      for (const check of r.checks) if (!entry.checks || entry.checks.includes(check)) checks.add(check)
+    for (const r of exercised) for (const check of r.checks) if (its(check)) checks.add(check)
     return {
       id,
       source,
       requests: exercised.length,
+      failed: exercised.filter((r) => r.failed.some(its)).length,
       checks: [...checks],
       ...(exercised.length ? {} : { reason: entry.unlessSaid ?? NOT_SENT }),
     }
@@ -78,5 +81,5 @@ export function promisesLine(promises: readonly PromiseCoverage[]): string {
   const testable = promises.filter((p) => !p.untestable)
   const exercised = testable.filter((p) => p.requests > 0).length
   const untestable = promises.length - testable.length
-  return `Promises: ${exercised} of ${testable.length} the document makes exercised${untestable ? ` (and ${untestable} no request can show)` : ''}`
+  return `Promises exercised: ${exercised} of ${testable.length}${untestable ? ` (and ${untestable} no request can show)` : ''}`
 }

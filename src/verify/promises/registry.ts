@@ -3,7 +3,8 @@
 // says why no request from outside can show the promise. The kit's own suite fails on a promise no
 // entry names and on an entry that names no promise (test/promises.test.ts), so a new sentence in the
 // document needs a case here, or a reason. A new kind of case is one entry: `{ promise, exercisedBy:
-// (r) => r.layer === 'concurrency' }`.
+// (r) => r.layer === 'concurrency' }`, or one more kind in an entry's predicate (a crossed principal's
+// cursor beside `other principal` in the Principals entry).
 import type { CheckName } from '../checks/check.js'
 import type { JudgedFacts } from '../report/results.js'
 

@@ -163,7 +163,7 @@ export function promisesMarkdown(promises: readonly PromiseCoverage[]): string[]
     '|---|---|---:|---|---|',
     ...promises.map(
       (p) =>
-        `| ${cell(p.id)} | ${cell(`${p.source.where}: ${p.source.words}`)} | ${p.requests} | ${cell(p.checks.join(', ')) || '–'} | ${cell(p.reason ?? '') || '–'} |`,
+        `| ${cell(p.id)} | ${cell(`${p.source.where}: ${p.source.words}`)} | ${p.requests}${p.failed ? ` (${p.failed} failed)` : ''} | ${cell(p.checks.join(', ')) || '–'} | ${cell(p.reason ?? '') || '–'} |`,
     ),
   ]
 }

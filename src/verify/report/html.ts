@@ -186,8 +186,8 @@ ${reasons.length ? `<details class="plain"><summary>Why ${notExercised} document
 function promisesTable(promises: readonly PromiseCoverage[]): string {
   const words = (text: string) => h(text).replace(/\(/g, '&#40;')
   const rows = promises.map((p) => {
-    const state = p.requests ? 'pass' : p.untestable ? 'none' : 'fail'
-    return `<tr><th scope="row" class="mono">${h(p.id)}</th><td><span class="muted">${h(p.source.where)}</span><br>${words(p.source.words)}</td><td class="num ${state}">${p.requests}</td><td>${h(p.checks.join(', ')) || '<span class="muted">–</span>'}</td><td>${h(p.reason ?? '')}</td></tr>`
+    const state = p.failed ? 'fail' : p.requests ? 'pass' : 'none'
+    return `<tr><th scope="row" class="mono">${h(p.id)}</th><td><span class="muted">${h(p.source.where)}</span><br>${words(p.source.words)}</td><td class="num ${state}">${p.requests}${p.failed ? ` (${p.failed} failed)` : ''}</td><td>${h(p.checks.join(', ')) || '<span class="muted">–</span>'}</td><td>${h(p.reason ?? '')}</td></tr>`
   })
   return `<p>${h(promisesLine(promises))}.</p>
 <div class="scroll"><table><thead><tr><th>promise</th><th>source</th><th>requests</th><th>checks</th><th>not exercised because</th></tr></thead>

@@ -30,12 +30,18 @@ export const junitReporter: Reporter = {
       cases.push(
         `    <testcase classname="verify.not-exercised" name="${xmlText(m)}"><skipped message="not exercised"/></testcase>`,
       )
-    // Each promise a request can show: a passed case when requests exercised it, else skipped with why.
+    // Each promise a request can show: failed when a request that exercised it failed one of its
+    // checks, passed when requests exercised it, else skipped with why.
     let skipped = missing.length
     for (const p of coverage.promises ?? []) {
       if (p.untestable) continue
       const open = `    <testcase classname="verify.promises" name="${xmlText(p.id)}">`
-      if (p.requests) cases.push(`${open}</testcase>`)
+      if (p.failed) {
+        failures++
+        cases.push(
+          `${open}<failure message="${p.failed} of ${p.requests} requests failed its checks (${xmlText(p.checks.join(', '))})"/></testcase>`,
+        )
+      } else if (p.requests) cases.push(`${open}</testcase>`)
       else {
         skipped++
         cases.push(`${open}<skipped message="${xmlText(p.reason ?? 'not exercised')}"/></testcase>`)

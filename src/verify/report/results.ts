@@ -61,6 +61,8 @@ export interface JudgedFacts {
   parameters: string[]
   /** The checks that judged it, whether or not they found something. */
   checks: CheckName[]
+  /** Of those, the checks that found something. */
+  failed: CheckName[]
 }
 
 /**
@@ -178,6 +180,7 @@ export class Results {
       kinds: judged.kinds ?? [],
       parameters: judged.parameters ?? [],
       checks,
+      failed: [...byCheck.keys()],
     })
     for (const check of checks) {
       const problems = byCheck.get(check)
