@@ -2,6 +2,7 @@
 // headers, a token no principal holds, a token in the query string (all 401 with WWW-Authenticate,
 // each sent once per operation in a run), and the other principal's plants: the second principal must
 // get 404 for the first's plant, never see it in its list, and leave it as it was whatever it sends.
+// Besides, once per path, a method the path does not take, with a token and without one, and HEAD.
 
 import { baseExampleName, requestFor } from '../../cases/document-cases.js'
 import { type RefusedCase, refusedCases } from '../../cases/refused-tokens.js'
@@ -12,7 +13,7 @@ import { roleOf } from '../../judge/accepted-statuses.js'
 import { parametersOf } from '../../report/coverage.js'
 import type { Context } from '../context.js'
 import { plantsOrStop } from '../subject.js'
-import { settledMethods } from './settled.js'
+import { REFUSALS, settledMethods } from './settled.js'
 
 export async function runSecurity(ctx: Context): Promise<void> {
   const { subject, options, loaded } = ctx
@@ -246,6 +247,3 @@ async function otherMethods(ctx: Context): Promise<void> {
     })
   }
 }
-
-/** Every status a refusal may have: any 4xx or 5xx. */
-const REFUSALS = Array.from({ length: 200 }, (_, i) => 400 + i)

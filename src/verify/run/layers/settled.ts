@@ -9,40 +9,40 @@ import type { Source } from '../../report/results.js'
 import type { Context } from '../context.js'
 
 /** Every status a refusal may have: any 4xx or 5xx. */
-const REFUSALS = Array.from({ length: 200 }, (_, i) => 400 + i)
+export const REFUSALS = Array.from({ length: 200 }, (_, i) => 400 + i)
 
 const concrete = (ctx: Context, path: string) => path.replace(/\{[^}]+\}/g, String(ctx.idBase + 1n))
 
-/**
- * Records one settled case's answer, its verdict, and what the case itself judged (`own.checks`, those
- * of the run's checks it judged by) and found.
- */
-function record(
-  ctx: Context,
-  layer: Source,
-  operationId: string,
-  kind: string,
-  request: RequestSpec,
-  answer: Answer,
-  verdict: { checked: string[]; findings: Finding[] },
-  own: { checks: string[]; findings: Finding[] },
-  document: string,
-  title: string,
-): void {
+/** One settled case as judged: its verdict, and what the case itself judged by (`own.checks`) and found. */
+interface SettledCase {
+  layer: Source
+  operationId: string
+  kind: string
+  request: RequestSpec
+  answer: Answer
+  /** The answer's status, counted as the operation's: none for a method the path does not take. */
+  status?: number
+  verdict: { checked: string[]; findings: Finding[] }
+  own: { checks: string[]; findings: Finding[] }
+  document: string
+  title: string
+}
+
+/** Records a settled case, its own checks and findings kept to the run's selected checks. */
+function record(ctx: Context, c: SettledCase): void {
   const selected = (check: string) => ctx.results.selected.has(check)
   ctx.results.record({
-    layer,
-    operationId,
-    checks: [...new Set([...verdict.checked, ...own.checks.filter(selected)])],
-    findings: [...verdict.findings, ...own.findings.filter((f) => selected(f.check))],
-    kinds: [kind],
-    // A method the path does not take is no operation's: its status is not the operation's to count.
-    ...(kind === 'plus in query' ? { status: answer.status } : {}),
-    title,
-    request: describeRequest(request),
-    answer: describeAnswer(answer),
-    document,
-    replay: ctx.replay(`--only ${layer}`),
+    layer: c.layer,
+    operationId: c.operationId,
+    checks: [...new Set([...c.verdict.checked, ...c.own.checks.filter(selected)])],
+    findings: [...c.verdict.findings, ...c.own.findings.filter((f) => selected(f.check))],
+    kinds: [c.kind],
+    ...(c.status === undefined ? {} : { status: c.status }),
+    title: c.title,
+    request: describeRequest(c.request),
+    answer: describeAnswer(c.answer),
+    document: c.document,
+    replay: ctx.replay(`--only ${c.layer}`),
   })
 }
 
@@ -90,18 +90,17 @@ export async function settledMethods(ctx: Context): Promise<void> {
             ? [{ check: 'www_authenticate_on_401', message: 'a 401 without WWW-Authenticate' }]
             : [],
       }
-      record(
-        ctx,
-        'security',
-        first.operationId,
-        'other method without a token',
+      record(ctx, {
+        layer: 'security',
+        operationId: first.operationId,
+        kind: 'other method without a token',
         request,
         answer,
         verdict,
         own,
-        'the refusal of a method the path does not take, or 401: either may come',
-        `a method ${path} does not take (PATCH), without a token`,
-      )
+        document: 'the refusal of a method the path does not take, or 401: either may come',
+        title: `a method ${path} does not take (PATCH), without a token`,
+      })
     }
     const get = operations.find((e) => e.method === 'get')
     if (!get) continue
@@ -149,18 +148,17 @@ export async function settledMethods(ctx: Context): Promise<void> {
         check: 'response_headers_conformance',
         message: `HEAD ${path} was answered with Content-Type ${answer.mediaType ?? 'none'} where GET got ${asGet.mediaType ?? 'none'} (RFC 9110, section 9.3.2)`,
       })
-    record(
-      ctx,
-      'security',
-      get.operationId,
-      'HEAD',
+    record(ctx, {
+      layer: 'security',
+      operationId: get.operationId,
+      kind: 'HEAD',
       request,
       answer,
       verdict,
       own,
-      `a refusal, or GET's status (${asGet.status}) and headers with no content`,
-      `HEAD on ${path}`,
-    )
+      document: `a refusal, or GET's status (${asGet.status}) and headers with no content`,
+      title: `HEAD on ${path}`,
+    })
   }
 }
 
@@ -234,18 +232,18 @@ export async function plusInQuery(ctx: Context): Promise<void> {
           message: `?tag=sweet+basil asks for the tag "sweet basil" (a + in a query string is a space): the page should hold plant ${spaced} ("sweet basil") and not plant ${plus} ("sweet+basil"); it held ${ids.join(', ') || 'none'}`,
         })
     }
-    record(
-      ctx,
-      'examples',
-      list.operationId,
-      'plus in query',
+    record(ctx, {
+      layer: 'examples',
+      operationId: list.operationId,
+      kind: 'plus in query',
       request,
       answer,
+      status: answer.status,
       verdict,
       own,
-      `200, the plants tagged "sweet basil": plant ${spaced}, not plant ${plus}`,
-      'a + in the query string (a space)',
-    )
+      document: `200, the plants tagged "sweet basil": plant ${spaced}, not plant ${plus}`,
+      title: 'a + in the query string (a space)',
+    })
   } finally {
     for (const id of made) await ctx.remove(0, id)
   }
