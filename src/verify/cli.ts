@@ -329,7 +329,7 @@ try {
   let promises: DocumentPromise[] | undefined
   try {
     entries = (await loadDocument(values.spec, (profile as Profile | undefined) ?? 'interface')).operations
-    promises = await loadPromises(values.spec)
+    promises = await loadPromises(values.spec, (profile as Profile | undefined) ?? 'interface')
   } catch {
     // Read once already by the run: only the parameters and promises go uncounted if it cannot be read again.
   }

@@ -3,6 +3,7 @@
 // the registry (a promise no entry names, an entry that names no promise).
 import SwaggerParser from '@apidevtools/swagger-parser'
 import { document as shipped } from '@plant-store/core'
+import type { Profile } from '../document.js'
 import type { JudgedFacts } from '../report/results.js'
 import { type DocumentPromise, documentPromises, type PromiseSource } from './document-promises.js'
 import { entryFor, PROMISE_REGISTRY, type PromiseEntry } from './registry.js'
@@ -27,10 +28,16 @@ export const NO_CASE = 'the verifier has no case for it'
 /** Said of a promise with a case that no request of this run was. */
 export const NOT_SENT = 'no request of this run exercised it'
 
-/** The promises of the document at `spec` (the shipped one without), as written: not dereferenced. */
-export async function loadPromises(spec?: string): Promise<DocumentPromise[]> {
+/**
+ * The promises of the document at `spec` (the shipped one without), as written (not dereferenced):
+ * the interface's, or with `kit` the kit profile's too.
+ */
+export async function loadPromises(
+  spec?: string,
+  profile: Profile = 'interface',
+): Promise<DocumentPromise[]> {
   const raw = spec === undefined ? structuredClone(shipped) : await SwaggerParser.parse(spec)
-  return documentPromises(raw)
+  return documentPromises(raw, profile)
 }
 
 /** Each promise with the requests that exercised it and the checks that judged them, or why none did. */

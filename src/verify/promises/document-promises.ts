@@ -66,8 +66,9 @@ function prosePromises(prefix: string, where: string, prose: string, firstSectio
   const out: DocumentPromise[] = []
   const seen = new Set<string>()
   let section = firstSection
-  for (const paragraph of prose.split(/\n\s*\n/)) {
-    for (const sentence of sentences(paragraph)) {
+  // A list item is a paragraph of its own.
+  for (const paragraph of prose.split(/\n\s*\n|\n(?=\s*- )/)) {
+    for (const sentence of sentences(paragraph.replace(/^\s*- /, ''))) {
       let words = sentence
       const lead = /^\*\*(.+?)\*\*\s*/.exec(sentence)
       if (lead) {
@@ -118,15 +119,22 @@ function keywordPromises(prefix: string, where: string, schema: unknown, depth =
 
 /**
  * Every promise of a raw document (not dereferenced: a shared schema or parameter is listed where the
- * document writes it), the kit profile's left out, then the rules of HTTP it relies on.
+ * document writes it), then the rules of HTTP it relies on. The kit profile's (`info.x-kit-profile`,
+ * and what is marked `x-kit-profile: true`) only with the profile `kit`, its text's ids under `kit.`.
  */
-export function documentPromises(raw: unknown): DocumentPromise[] {
+export function documentPromises(
+  raw: unknown,
+  profile: 'interface' | 'kit' = 'interface',
+): DocumentPromise[] {
   const document = isObject(raw) ? raw : {}
-  const marked = (node: unknown) => isObject(node) && node['x-kit-profile'] === true
+  const marked = (node: unknown) => profile !== 'kit' && isObject(node) && node['x-kit-profile'] === true
   const out: DocumentPromise[] = []
   const info = isObject(document.info) ? document.info : {}
   if (typeof info.description === 'string')
     out.push(...prosePromises('', pointer('info', 'description'), info.description, 'interface'))
+  const kit = info['x-kit-profile']
+  if (profile === 'kit' && typeof kit === 'string')
+    out.push(...prosePromises('kit', pointer('info', 'x-kit-profile'), kit))
   const components = isObject(document.components) ? document.components : {}
   for (const [name, scheme] of Object.entries(
     isObject(components.securitySchemes) ? components.securitySchemes : {},

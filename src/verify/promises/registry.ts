@@ -68,6 +68,11 @@ const WEBHOOK_RECEIVER = 'needs the newPlant receiver (--webhook-listen and --we
 const FAULTS =
   'a store answers it only when it fails, is overloaded or is past its limit: a run meets it against a server started so (SIMULATE_FAULTS, a low RATE_LIMIT_MAX) or behind a proxy that injects faults'
 const KIT_ONLY = 'what the kit’s own stores do, beyond the interface: `--profile kit` judges it'
+const STALLED =
+  'a stalled request is answered only once the server’s headers timeout, its own setting, is up: no run waits for it'
+const KIT_TESTS =
+  'no run sends it (a connection left idle for minutes, a request HTTP cannot frame, a body in a content coding): the kit’s server tests do (src/server/test/)'
+const CONFIGURATION = 'how whoever runs the server configures it: no answer shows it'
 const AUTH_QUOTA =
   'sent without a token, so only while the server’s quota for failed authentications has room (the run’s notes say when it had none)'
 
@@ -77,6 +82,71 @@ const errorBody = all(
   judgedBy('response_schema_conformance'),
 )
 const listing = all(on('listPlants'), status(200))
+
+/**
+ * The kit profile's promises (`--profile kit`): its text under `kit.`, and what is marked
+ * `x-kit-profile` (the health operations, their `Status`, the rate-limit, `Allow` and
+ * `Accept-Encoding` headers).
+ */
+const KIT_PROFILE: readonly PromiseEntry[] = [
+  { promise: /^kit\.what-the-kit\..+/, untestable: ABOUT_THE_DOCUMENT },
+  {
+    promise: /^kit\.(headers\..+|rate-limits\.every-answer-counted-against-a)$/,
+    exercisedBy: judgedBy('kit_profile_conformance'),
+    checks: ['kit_profile_conformance', 'response_headers_conformance'],
+  },
+  {
+    promise: /^(kit\.methods\..+|header\.Allow)$/,
+    exercisedBy: kind('other method', 'derived: other-method'),
+    checks: ['status_code_conformance', 'response_headers_conformance', 'example_conformance'],
+  },
+  {
+    promise: 'kit.limits-exactly.a-request-body-may-be',
+    exercisedBy: kind('derived: oversized-body', 'derived: long-path-segment', 'derived: oversized-headers'),
+    checks: ['status_code_conformance', 'example_conformance'],
+  },
+  {
+    promise: 'kit.limits-exactly.a-client-must-send-its',
+    exercisedBy: kind('derived: stalled'),
+    unlessSaid: STALLED,
+  },
+  {
+    promise:
+      /^(kit\.limits-exactly\.an-idle-keep-alive-connection|kit\.refusals-before-any\..+|header\.Accept-Encoding)$/,
+    unlessSaid: KIT_TESTS,
+  },
+  {
+    promise: /^kit\.(limits-exactly\.whoever-runs-the-server-may|configuration\..+)$/,
+    untestable: CONFIGURATION,
+  },
+  {
+    promise: 'kit.rate-limits.each-principal-may-make-a',
+    exercisedBy: any(status(429), kind('derived: over-rate-limit')),
+    checks: ['status_code_conformance', 'kit_profile_conformance'],
+    unlessSaid: FAULTS,
+  },
+  {
+    promise: 'kit.rate-limits.the-limits-are-counted-by',
+    untestable:
+      'a run reaches one address, whichever instance answers it: how many instances count is not to be seen from it',
+  },
+  {
+    promise: /^kit\.overload-and-storage\..+/,
+    exercisedBy: any(status(503, 507), kind('derived: fault', 'derived: store-down')),
+    checks: ['status_code_conformance', 'kit_profile_conformance'],
+    unlessSaid: FAULTS,
+  },
+  {
+    promise: /^(kit\.health\..+|getHealth\..+|getReadiness\..+|Status\..+)$/,
+    exercisedBy: on('getHealth', 'getReadiness'),
+    checks: ['status_code_conformance', 'response_schema_conformance'],
+  },
+  {
+    promise: /^header\.(RateLimit-Policy|RateLimit)$/,
+    exercisedBy: judgedBy('kit_profile_conformance'),
+    checks: ['kit_profile_conformance'],
+  },
+]
 
 export const PROMISE_REGISTRY: readonly PromiseEntry[] = [
   // info.description: what the document is.
@@ -379,6 +449,7 @@ export const PROMISE_REGISTRY: readonly PromiseEntry[] = [
     exercisedBy: all(listing, judgedBy('link_conformance')),
     checks: ['link_conformance'],
   },
+  ...KIT_PROFILE,
 ]
 
 /** The entry that names a promise, and what its pattern captured: the first that matches. */

@@ -25,20 +25,25 @@ import { REPORTERS } from '../report/reports.js'
 import { verify } from '../run/verify.js'
 
 describe('the registry of the document’s promises', () => {
+  // The kit profile's promises are the interface's and its own: every entry names one of them.
   it('names every promise of the document, and no promise the document no longer makes', async () => {
-    const { unregistered, stale } = registryGaps(await loadPromises())
+    const { unregistered, stale } = registryGaps(await loadPromises(undefined, 'kit'))
     expect(unregistered, 'promises without a case or a reason in promises/registry.ts').toEqual([])
     expect(stale, 'registry entries whose promise is gone from the document').toEqual([])
+    const inInterface = new Set((await loadPromises()).map((p) => p.id))
+    expect(inInterface.has('Plant.name.maxLength')).toBe(true)
+    expect(inInterface.has('kit.health.get-healthz-and-get-readyz')).toBe(false)
+    expect(inInterface.has('header.Allow')).toBe(false)
   })
 
   it('finds a sentence added to the document as a promise without a case, and a removed one as stale', () => {
     const copy = structuredClone(shipped) as unknown as { info: { description: string } }
     copy.info.description +=
       '\n**Deliveries (addition).** A store keeps every plant for seven years after it is deleted.\n'
-    const added = registryGaps(documentPromises(copy))
+    const added = registryGaps(documentPromises(copy, 'kit'))
     expect(added.unregistered).toEqual(['deliveries.a-store-keeps-every-plant'])
     copy.info.description = copy.info.description.replace(/\*\*Query strings \(addition\)\.\*\*[^*]+/, '')
-    const removed = registryGaps(documentPromises(copy))
+    const removed = registryGaps(documentPromises(copy, 'kit'))
     expect(removed.stale).toEqual([String(/^query-strings\..+/)])
   })
 
@@ -98,6 +103,8 @@ describe('a small run against the kit’s server', () => {
   let markdown = ''
   let html = ''
   let junit = ''
+  /** The kit profile's own promises, from a run of its examples and security cases with --profile kit. */
+  let kitOwn: PromiseCoverage[] = []
 
   beforeAll(async () => {
     kit = await startProcess({
@@ -126,6 +133,20 @@ describe('a small run against the kit’s server', () => {
     markdown = REPORTERS.markdown.render(run)
     html = REPORTERS.html.render(run)
     junit = REPORTERS.junit.render(run)
+    const kitRun = await verify({
+      baseUrl: kit.url,
+      tokens: ['token-a', 'token-b'],
+      profile: 'kit',
+      only: ['examples', 'security'],
+      seed: 20261128,
+    })
+    const interfaceIds = new Set(promises.map((p) => p.id))
+    const kitCoverage = coverageOf(
+      kitRun,
+      (await loadDocument(undefined, 'kit')).operations,
+      await loadPromises(undefined, 'kit'),
+    )
+    kitOwn = (kitCoverage.promises ?? []).filter((p) => !interfaceIds.has(p.id))
   }, 180_000)
   afterAll(async () => {
     await kit?.stop()
@@ -140,6 +161,14 @@ describe('a small run against the kit’s server', () => {
     expect(promises.filter((p) => p.reason === NO_CASE)).toEqual([])
     // Exercised, each judged by a check the registry gives it.
     for (const p of promises.filter((q) => q.requests > 0)) expect(p.checks.length, p.id).toBeGreaterThan(0)
+  })
+
+  it('with --profile kit, exercises every promise of the kit’s profile a request can show, or says why not', () => {
+    expect(kitOwn.map((p) => p.id)).toContain('kit.health.get-healthz-and-get-readyz')
+    expect(kitOwn.filter((p) => !p.untestable && p.requests === 0 && p.reason === NOT_SENT)).toEqual([])
+    expect(kitOwn.find((p) => p.id === 'header.RateLimit-Policy')?.checks).toEqual([
+      'kit_profile_conformance',
+    ])
   })
 
   it('exercises the three places the document settles: 401 or 405, HEAD, and + in a query', () => {
