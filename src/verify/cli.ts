@@ -9,6 +9,8 @@ import SwaggerParser from '@apidevtools/swagger-parser'
 import { type ConsumerContract, parseContract, portOption, document as shipped } from '@plant-store/core'
 import { BUILT_IN_CHECKS } from './checks/registry.js'
 import { interfaceOf, loadDocument, type OperationEntry, PROFILES, type Profile } from './document.js'
+import { loadPromises } from './promises/coverage.js'
+import type { DocumentPromise } from './promises/document-promises.js'
 import { runReplay } from './proxy/replay-cli.js'
 import { ProgressLog, TerminalProgress } from './report/ci.js'
 import { coverageOf } from './report/coverage.js'
@@ -328,12 +330,14 @@ try {
   const durationMs = Date.now() - results.startedAt
   // The document's operations, for the parameters coverage counts (verify read the same one).
   let entries: OperationEntry[] = []
+  let promises: DocumentPromise[] | undefined
   try {
     entries = (await loadDocument(values.spec, (profile as Profile | undefined) ?? 'interface')).operations
+    promises = await loadPromises(values.spec, (profile as Profile | undefined) ?? 'interface')
   } catch {
-    // Read once already by the run: only the parameters go uncounted if it cannot be read again.
+    // Read once already by the run: only the parameters and promises go uncounted if it cannot be read again.
   }
-  const coverage = coverageOf(results, entries)
+  const coverage = coverageOf(results, entries, promises)
   const met = minCoverage === undefined || meets(coverage, minCoverage)
   const title = `Verification of ${baseUrl}`
   const run = {

@@ -2,6 +2,7 @@
 // gates on, and the table, lines and Markdown section the reports show. Apart from coverage.ts, which
 // reads a run's Results: a report reads the coverage alone.
 import type { CheckName } from '../checks/check.js'
+import { type PromiseCoverage, promisesLine } from '../promises/coverage.js'
 
 /** Where an operation takes a parameter: its path, its query string, or its request body's top level. */
 export type ParameterPlace = 'path' | 'query' | 'body'
@@ -56,6 +57,12 @@ export interface Coverage {
   parameters: Tally
   checks: { passed: number; failed: number; notJudged: number }
   operations: OperationCoverage[]
+  /**
+   * Each promise of the document and of the rules of HTTP it relies on, with the requests that
+   * exercised it and the checks that judged them, or why none did; when the document's promises were
+   * given (not counted in the percentage).
+   */
+  promises?: PromiseCoverage[]
 }
 
 /** Exercised of total in percent, rounded down to one decimal (so 49.96 shows as 49.9, not 50.0). */
@@ -127,6 +134,38 @@ export function notExercisedLines(coverage: Coverage): string[] {
     for (const p of o.parameters)
       if (!p.exercised) lines.push(`${o.operationId} parameter ${p.name} (${p.in})`)
   return lines
+}
+
+/**
+ * The promises not exercised that a request could show, a line per reason so that one reason (no
+ * webhook receiver) is said once: `a, b, c and 19 more — why`.
+ */
+export function promisesNotExercisedLines(promises: readonly PromiseCoverage[]): string[] {
+  const byReason = new Map<string, string[]>()
+  for (const p of promises)
+    if (!p.untestable && p.requests === 0)
+      byReason.set(p.reason ?? '', [...(byReason.get(p.reason ?? '') ?? []), p.id])
+  return [...byReason].map(([reason, ids]) => {
+    const shown = ids.length > 4 ? `${ids.slice(0, 3).join(', ')} and ${ids.length - 3} more` : ids.join(', ')
+    return `${shown} — ${reason}`
+  })
+}
+
+/** The promises section of the Markdown report: every promise, its source, requests, checks or why not. */
+export function promisesMarkdown(promises: readonly PromiseCoverage[]): string[] {
+  const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ')
+  return [
+    '## Promises',
+    '',
+    `${promisesLine(promises)}.`,
+    '',
+    '| promise | source | requests | checks | not exercised because |',
+    '|---|---|---:|---|---|',
+    ...promises.map(
+      (p) =>
+        `| ${cell(p.id)} | ${cell(`${p.source.where}: ${p.source.words}`)} | ${p.requests}${p.failed ? ` (${p.failed} failed)` : ''} | ${cell(p.checks.join(', ')) || '–'} | ${cell(p.reason ?? '') || '–'} |`,
+    ),
+  ]
 }
 
 /** The coverage section of the Markdown report. */

@@ -5,6 +5,8 @@
 
 import { documentedStatuses, type JsonSchema, type OperationEntry } from '../document.js'
 import type { RequestSpec } from '../http.js'
+import { promiseCoverage } from '../promises/coverage.js'
+import type { DocumentPromise } from '../promises/document-promises.js'
 import {
   type CheckCoverage,
   type Coverage,
@@ -134,9 +136,14 @@ function reasonsFromNotes(
 
 /**
  * What the run exercised. `entries` are the document's operations (`loadDocument(spec).operations`):
- * without them, only statuses and checks are counted, as the parameters are not known.
+ * without them, only statuses and checks are counted, as the parameters are not known. `promises`,
+ * the document's (`loadPromises(spec)`): each is then said exercised or not, and why.
  */
-export function coverageOf(results: Results, entries: readonly OperationEntry[] = []): Coverage {
+export function coverageOf(
+  results: Results,
+  entries: readonly OperationEntry[] = [],
+  promises?: readonly DocumentPromise[],
+): Coverage {
   const byId = new Map(entries.map((e) => [e.operationId, e]))
   const reasons = reasonsFromNotes(results.notes, entries)
   const cells = new Map(results.rows().map((r) => [`${r.operationId}\t${r.check}`, r]))
@@ -200,5 +207,6 @@ export function coverageOf(results: Results, entries: readonly OperationEntry[] 
     parameters,
     checks,
     operations,
+    ...(promises ? { promises: promiseCoverage(promises, results.judged) } : {}),
   }
 }

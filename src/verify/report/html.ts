@@ -5,6 +5,7 @@
 // distinct failure expandable with its request, answer, what the document says and its replay
 // command; warnings and notes.
 import type { CheckName } from '../checks/check.js'
+import { type PromiseCoverage, promisesLine } from '../promises/coverage.js'
 import {
   type Coverage,
   formatPercent,
@@ -178,6 +179,23 @@ ${rows.join('\n')}
 ${reasons.length ? `<details class="plain"><summary>Why ${notExercised} documented status(es) were not exercised</summary><div class="body"><ul class="reasons">${reasons.join('')}</ul></div></details>` : ''}`
 }
 
+/**
+ * Every promise: its source, the requests that exercised it and the checks that judged them, or why
+ * not. The document's words keep their parentheses as references, so that none reads as a CSS `url(`.
+ */
+function promisesTable(promises: readonly PromiseCoverage[]): string {
+  const words = (text: string) => h(text).replace(/\(/g, '&#40;')
+  const rows = promises.map((p) => {
+    const state = p.failed ? 'fail' : p.requests ? 'pass' : 'none'
+    return `<tr><th scope="row" class="mono">${h(p.id)}</th><td><span class="muted">${h(p.source.where)}</span><br>${words(p.source.words)}</td><td class="num ${state}">${p.requests}${p.failed ? ` (${p.failed} failed)` : ''}</td><td>${h(p.checks.join(', ')) || '<span class="muted">–</span>'}</td><td>${h(p.reason ?? '')}</td></tr>`
+  })
+  return `<p>${h(promisesLine(promises))}.</p>
+<div class="scroll"><table><thead><tr><th>promise</th><th>source</th><th>requests</th><th>checks</th><th>not exercised because</th></tr></thead>
+<tbody>
+${rows.join('\n')}
+</tbody></table></div>`
+}
+
 function failureDetails(f: Failure & { times: number }): string {
   const first = headline(f.problems[0])
   const more = f.times > 1 ? `, and ${f.times - 1} more like it` : ''
@@ -214,6 +232,7 @@ function htmlReport(context: ReportedRun): string {
   const sections = [
     ['checks', 'Checks'],
     ['coverage', 'Coverage'],
+    ...(coverage.promises ? [['promises', 'Promises']] : []),
     ...(failures.length ? [['failures', `Failures (${failures.length})`]] : []),
     ...(results.warnings.length ? [['warnings', `Warnings (${results.warnings.length})`]] : []),
     ...(results.notes.length ? [['notes', `Notes (${results.notes.length})`]] : []),
@@ -251,6 +270,7 @@ ${matrix(coverage, checks, (check) => results.description(check))}
 <section id="coverage"><h2>Coverage: ${h(formatPercent(coverage.percent))}</h2>
 ${coverageTable(coverage)}
 </section>
+${coverage.promises ? `<section id="promises"><h2>Promises</h2>\n${promisesTable(coverage.promises)}\n</section>` : ''}
 ${failures.length ? `<section id="failures"><h2>Failures</h2>\n<p class="muted">One per operation, check and first problem; open one for its request, answer, what the document says and the command that replays it.</p>\n${failures.map(failureDetails).join('\n')}\n</section>` : ''}
 ${results.warnings.length ? `<section id="warnings"><h2>Warnings</h2>\n<p class="muted">Allowed by the document, and worth knowing; never a failure.</p>\n<ul class="plain">${results.warnings.map((w) => `<li class="warning">${h(w)}</li>`).join('')}</ul>\n</section>` : ''}
 ${results.notes.length ? `<section id="notes"><h2>Notes</h2>\n<ul class="plain">${results.notes.map((n) => `<li>${h(n)}</li>`).join('')}</ul>\n</section>` : ''}

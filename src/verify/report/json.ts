@@ -1,5 +1,6 @@
 // The whole result of a run as one JSON document, for tools: what --json writes.
 import type { CheckName } from '../checks/check.js'
+import type { PromiseCoverage } from '../promises/coverage.js'
 import type { Coverage } from './coverage-summary.js'
 import type { ReportedRun, Reporter } from './reporter.js'
 import type { Failure, Source } from './results.js'
@@ -28,7 +29,9 @@ export interface JsonReport {
   stopped: { layer: Source; reason: string }[]
   warnings: string[]
   notes: string[]
-  coverage: Coverage & { minimum?: number; met: boolean }
+  coverage: Omit<Coverage, 'promises'> & { minimum?: number; met: boolean }
+  /** Each promise of the document: its source, the requests that exercised it, the checks that judged them, or why not. */
+  promises: PromiseCoverage[]
 }
 
 export function jsonReport({
@@ -40,6 +43,7 @@ export function jsonReport({
   met,
   recording,
 }: ReportedRun): JsonReport {
+  const { promises = [], ...counted } = coverage
   return {
     tool: 'plant-store-verify',
     baseUrl,
@@ -57,7 +61,8 @@ export function jsonReport({
     stopped: [...results.stopped],
     warnings: [...results.warnings],
     notes: [...results.notes],
-    coverage: { ...coverage, ...(minCoverage === undefined ? {} : { minimum: minCoverage }), met },
+    coverage: { ...counted, ...(minCoverage === undefined ? {} : { minimum: minCoverage }), met },
+    promises,
   }
 }
 

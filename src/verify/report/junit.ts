@@ -8,7 +8,7 @@ const xmlText = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
 
 export const junitReporter: Reporter = {
-  render({ results, title }) {
+  render({ results, title, coverage }) {
     const failuresOf = (operationId: string, check: CheckName) =>
       results.distinctFailures().filter((f) => f.operationId === operationId && f.check === check)
     const cases: string[] = []
@@ -30,7 +30,24 @@ export const junitReporter: Reporter = {
       cases.push(
         `    <testcase classname="verify.not-exercised" name="${xmlText(m)}"><skipped message="not exercised"/></testcase>`,
       )
-    const head = `tests="${cases.length}" failures="${failures}" skipped="${missing.length}"`
+    // Each promise a request can show: failed when a request that exercised it failed one of its
+    // checks, passed when requests exercised it, else skipped with why.
+    let skipped = missing.length
+    for (const p of coverage.promises ?? []) {
+      if (p.untestable) continue
+      const open = `    <testcase classname="verify.promises" name="${xmlText(p.id)}">`
+      if (p.failed) {
+        failures++
+        cases.push(
+          `${open}<failure message="${p.failed} of ${p.requests} requests failed its checks (${xmlText(p.checks.join(', '))})"/></testcase>`,
+        )
+      } else if (p.requests) cases.push(`${open}</testcase>`)
+      else {
+        skipped++
+        cases.push(`${open}<skipped message="${xmlText(p.reason ?? 'not exercised')}"/></testcase>`)
+      }
+    }
+    const head = `tests="${cases.length}" failures="${failures}" skipped="${skipped}"`
     return [
       '<?xml version="1.0" encoding="UTF-8"?>',
       `<testsuites name="plant-store-verify" ${head}>`,

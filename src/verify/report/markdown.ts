@@ -1,6 +1,6 @@
 // The Markdown report (--report): the verdict, the checks by operation, the coverage with what was
 // not exercised and why, warnings, notes, and each distinct failure with its replay.
-import { coverageMarkdown } from './coverage-summary.js'
+import { coverageMarkdown, promisesMarkdown } from './coverage-summary.js'
 import type { Reporter } from './reporter.js'
 
 export const markdownReporter: Reporter = {
@@ -12,6 +12,7 @@ export const markdownReporter: Reporter = {
     out.push('| operation | check | passed | failed |', '|---|---|---:|---:|')
     for (const r of results.rows()) out.push(`| ${r.operationId} | ${r.check} | ${r.passed} | ${r.failed} |`)
     out.push('', ...coverageMarkdown(coverage))
+    if (coverage.promises) out.push('', ...promisesMarkdown(coverage.promises))
     if (results.warnings.length)
       out.push(
         '',

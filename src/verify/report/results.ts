@@ -44,6 +44,25 @@ export interface Judged {
    * parametersOf in coverage.ts), e.g. ['id', 'name', 'tag']: counted as exercised.
    */
   parameters?: string[]
+  /**
+   * What kind of case the request was, for the promises it exercises (promises/registry.ts): a
+   * generated request's defect (or `valid`), its features and `covers: …`; an example's `example: …`
+   * and `derived: …`; a security case's defect, `other principal`, `other method`, …
+   */
+  kinds?: string[]
+}
+
+/** What the promises' coverage reads of a judged answer (the rest of it is for failures). */
+export interface JudgedFacts {
+  layer: Source
+  operationId: string
+  status?: number
+  kinds: string[]
+  parameters: string[]
+  /** The checks that judged it, whether or not they found something. */
+  checks: CheckName[]
+  /** Of those, the checks that found something. */
+  failed: CheckName[]
 }
 
 /**
@@ -74,6 +93,8 @@ export class Results {
   private readonly carriedBy = new Map<string, Set<string>>()
   /** Why a documented status was not exercised, where a layer knows, by `operationId status`. */
   private readonly whyNot = new Map<string, string[]>()
+  /** Every judged answer, as the promises' coverage reads it. */
+  readonly judged: JudgedFacts[] = []
   requests = 0
   /** Time the run waited for the server's rate limits (its declared quotas, its 429s' Retry-After). */
   waitedMs = 0
@@ -159,7 +180,17 @@ export class Results {
     for (const { check, message } of judged.findings)
       byCheck.set(check, [...(byCheck.get(check) ?? []), message])
     const added: Failure[] = []
-    for (const check of new Set([...judged.checks, ...byCheck.keys()])) {
+    const checks = [...new Set([...judged.checks, ...byCheck.keys()])]
+    this.judged.push({
+      layer: judged.layer,
+      operationId: judged.operationId,
+      ...(judged.status === undefined ? {} : { status: judged.status }),
+      kinds: judged.kinds ?? [],
+      parameters: judged.parameters ?? [],
+      checks,
+      failed: [...byCheck.keys()],
+    })
+    for (const check of checks) {
       const problems = byCheck.get(check)
       const cell = this.cell(judged.operationId, check)
       if (!problems) {
@@ -167,7 +198,14 @@ export class Results {
         continue
       }
       cell.failed++
-      const { findings: _all, checks: _checks, status: _status, parameters: _carried, ...shown } = judged
+      const {
+        findings: _all,
+        checks: _checks,
+        status: _status,
+        parameters: _carried,
+        kinds: _kinds,
+        ...shown
+      } = judged
       const failure: Failure = { ...shown, check, problems }
       this.failures.push(failure)
       added.push(failure)

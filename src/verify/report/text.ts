@@ -1,8 +1,15 @@
 // The report a run prints on standard output: the checks by operation, the coverage by operation,
 // what was not exercised, warnings, notes, what could not go on, each distinct failure with its
 // replay, and last the coverage and the verdict, with the requests, the time and the seed.
+
+import { promisesLine } from '../promises/coverage.js'
 import { coverageShortfall } from './ci.js'
-import { coverageLine, coverageTable, notExercisedLines } from './coverage-summary.js'
+import {
+  coverageLine,
+  coverageTable,
+  notExercisedLines,
+  promisesNotExercisedLines,
+} from './coverage-summary.js'
 import type { Reporter } from './reporter.js'
 
 export const textReporter: Reporter = {
@@ -15,6 +22,11 @@ export const textReporter: Reporter = {
         'Not exercised (documented, never answered or sent in this run):',
         ...missing.map((l) => `- ${l}`),
       )
+    if (coverage.promises) {
+      const unexercised = promisesNotExercisedLines(coverage.promises)
+      out.push('', `${promisesLine(coverage.promises)}${unexercised.length ? '; not exercised:' : '.'}`)
+      out.push(...unexercised.map((l) => `- ${l}`))
+    }
     if (results.warnings.length)
       out.push(
         '',

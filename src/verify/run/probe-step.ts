@@ -53,6 +53,7 @@ export async function sendProbe(
     checks: verdict.checked,
     findings: verdict.findings,
     parameters: parametersOf(probe.entry, requestOf(probe)),
+    kinds: [probe.defect ?? 'valid', ...probe.features, ...(probe.covers ? [`covers: ${probe.covers}`] : [])],
     status: answer.status,
     title: step.title,
     request: describeProbe(probe),

@@ -294,6 +294,7 @@ async function run(
         operationId: receiver.operationId,
         checks: checked,
         findings,
+        kinds: ['event'],
         title: event.title,
         request: event.request,
         answer: event.answer,

@@ -1,7 +1,8 @@
 // The example replay: each named request example sent as the caller whose plants are the example's
 // x-given-plants (created first through the API), its answer judged against the same-named response.
 // Examples a server cannot be made to give on demand (429, 500, 503, 507, and 408, which waits on the
-// server's own headers timeout) are reported as not exercised.
+// server's own headers timeout) are reported as not exercised. Last, what the prose settles and no
+// example shows: a `+` in a query string is a space (settled.ts).
 import type { GivenPlant } from '@plant-store/core'
 import type { ExampleCase } from '../../cases/document-cases.js'
 import { exampleCases } from '../../cases/examples.js'
@@ -17,6 +18,7 @@ import { parametersOf } from '../../report/coverage.js'
 import type { Context } from '../context.js'
 import { followLinks } from '../follow-links.js'
 import { fieldsOf } from '../sequences/api.js'
+import { plusInQuery } from './settled.js'
 
 const ON_DEMAND_ONLY = new Set(['over-rate-limit', 'store-down', 'fault', 'stalled'])
 const ON_DEMAND = 'not to be had from a server on demand (a spent rate limit, a fault, an outage)'
@@ -109,6 +111,7 @@ export async function runExamples(ctx: Context): Promise<void> {
         checks: verdict.checked,
         findings: verdict.findings,
         parameters: parametersOf(c.entry, c.request),
+        kinds: [`example: ${c.example}`, ...(c.derivation ? [`derived: ${c.derivation.kind}`] : [])],
         status: answer.status,
         title: c.example,
         request: describeRequest(c.request),
@@ -121,6 +124,8 @@ export async function runExamples(ctx: Context): Promise<void> {
       if (!options.readOnly) for (const id of ids) await ctx.remove(0, id)
     }
   }
+  // What the document's prose settles and no example shows: a `+` in a query string.
+  if (!options.case) await plusInQuery(ctx)
 }
 
 /**

@@ -3,6 +3,7 @@
 // each sent once per operation in a run), and the other principal's plants: the second principal must
 // get 404 for the first's plant, never see it in its list, and leave it as it was whatever it sends,
 // and the first principal's Link targets and cursors get it no page (400, as a cursor never made).
+// Besides, once per path, a method the path does not take, with a token and without one, and HEAD.
 
 import { nextAddress } from '@plant-store/core'
 import { baseExampleName, requestFor } from '../../cases/document-cases.js'
@@ -16,6 +17,7 @@ import { linkLeaves, resolveLink } from '../../judge/links.js'
 import { parametersOf } from '../../report/coverage.js'
 import type { Context } from '../context.js'
 import { type OwnedPlant, plantsOrStop } from '../subject.js'
+import { REFUSALS, settledMethods } from './settled.js'
 
 export async function runSecurity(ctx: Context): Promise<void> {
   const { subject, options, loaded } = ctx
@@ -38,6 +40,7 @@ export async function runSecurity(ctx: Context): Promise<void> {
     })
   if (!options.case) {
     await otherMethods(ctx)
+    await settledMethods(ctx)
     await crossPrincipal(ctx)
   }
 }
@@ -63,6 +66,7 @@ async function refused(ctx: Context, c: RefusedCase, progress: string): Promise<
     checks: checked,
     findings,
     parameters: parametersOf(entry, c.request),
+    kinds: [c.probe.defect ?? 'valid'],
     status: answer.status,
     title: c.id.split(' · ')[1] ?? c.id,
     request: describeRequest(c.request),
@@ -202,6 +206,7 @@ async function crossedId(
       checks: checked,
       findings,
       parameters: parametersOf(entry, request),
+      kinds: ['other principal'],
       status: answer.status,
       title: `the other principal's plant (${request.method} as the second principal)`,
       request: describeRequest(request),
@@ -310,6 +315,7 @@ async function crossedLink(
       checks: checked,
       findings,
       parameters: parametersOf(list, request),
+      kinds: ['other principal', 'crossed link'],
       status: answer.status,
       title: `${what} (GET as the second principal)`,
       request: describeRequest(request),
@@ -377,6 +383,7 @@ async function otherMethods(ctx: Context): Promise<void> {
       operationId: first.operationId,
       checks: checked,
       findings,
+      kinds: ['other method'],
       title: `a method ${path} does not take (PATCH)`,
       request: describeRequest(request),
       answer: describeAnswer(answer),
@@ -385,6 +392,3 @@ async function otherMethods(ctx: Context): Promise<void> {
     })
   }
 }
-
-/** Every status a refusal may have: any 4xx or 5xx. */
-const REFUSALS = Array.from({ length: 200 }, (_, i) => 400 + i)

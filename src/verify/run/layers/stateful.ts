@@ -111,6 +111,7 @@ export async function runStateful(ctx: Context): Promise<void> {
       operationId,
       checks: [...(checkedBy.get(operationId) ?? [])],
       findings: operationId === result.operationId ? (result.findings ?? []) : [],
+      kinds: ['sequence'],
       title: `sequences (seed ${result.seed})`,
       request: 'the shrunk sequence below',
       answer: result.report ?? '',

@@ -1,0 +1,92 @@
+// A run's coverage by promise: for each promise of the document, how many judged requests exercised
+// it and which checks judged them, or why none did; and the gaps between the document's promises and
+// the registry (a promise no entry names, an entry that names no promise).
+import SwaggerParser from '@apidevtools/swagger-parser'
+import { document as shipped } from '@plant-store/core'
+import type { Profile } from '../document.js'
+import type { JudgedFacts } from '../report/results.js'
+import { type DocumentPromise, documentPromises, type PromiseSource } from './document-promises.js'
+import { entryFor, PROMISE_REGISTRY, type PromiseEntry } from './registry.js'
+
+export interface PromiseCoverage {
+  id: string
+  source: PromiseSource
+  /** The judged requests that exercised it. */
+  requests: number
+  /** Of those, the requests one of its checks failed. */
+  failed: number
+  /** The checks that judged those requests, of those the registry gives it. */
+  checks: string[]
+  /** Why it was not exercised: not testable from outside, a reason the registry gives, or no case. */
+  reason?: string
+  /** Whether no request from outside can show it (the reason says why). */
+  untestable?: true
+}
+
+/** Said of a promise no registry entry names: the kit's suite does not let one through. */
+export const NO_CASE = 'the verifier has no case for it'
+/** Said of a promise with a case that no request of this run was. */
+export const NOT_SENT = 'no request of this run exercised it'
+
+/**
+ * The promises of the document at `spec` (the shipped one without), as written (not dereferenced):
+ * the interface's, or with `kit` the kit profile's too.
+ */
+export async function loadPromises(
+  spec?: string,
+  profile: Profile = 'interface',
+): Promise<DocumentPromise[]> {
+  const raw = spec === undefined ? structuredClone(shipped) : await SwaggerParser.parse(spec)
+  return documentPromises(raw, profile)
+}
+
+/** Each promise with the requests that exercised it and the checks that judged them, or why none did. */
+export function promiseCoverage(
+  promises: readonly DocumentPromise[],
+  judged: readonly JudgedFacts[],
+  registry: readonly PromiseEntry[] = PROMISE_REGISTRY,
+): PromiseCoverage[] {
+  return promises.map(({ id, source }) => {
+    const found = entryFor(id, registry)
+    if (!found) return { id, source, requests: 0, failed: 0, checks: [], reason: NO_CASE }
+    const { entry, captured } = found
+    if (entry.untestable)
+      return { id, source, requests: 0, failed: 0, checks: [], reason: entry.untestable, untestable: true }
+    const exercised = entry.exercisedBy ? judged.filter((r) => entry.exercisedBy?.(r, captured)) : []
+    const its = (check: string) => !entry.checks || entry.checks.includes(check)
+    const checks = new Set<string>()
+    for (const r of exercised) for (const check of r.checks) if (its(check)) checks.add(check)
+    return {
+      id,
+      source,
+      requests: exercised.length,
+      failed: exercised.filter((r) => r.failed.some(its)).length,
+      checks: [...checks],
+      ...(exercised.length ? {} : { reason: entry.unlessSaid ?? NOT_SENT }),
+    }
+  })
+}
+
+/** Promises no registry entry names, and entries whose promise is gone from the document. */
+export function registryGaps(
+  promises: readonly DocumentPromise[],
+  registry: readonly PromiseEntry[] = PROMISE_REGISTRY,
+): { unregistered: string[]; stale: string[] } {
+  const used = new Set<PromiseEntry>()
+  const unregistered: string[] = []
+  for (const { id } of promises) {
+    const found = entryFor(id, registry)
+    if (found) used.add(found.entry)
+    else unregistered.push(id)
+  }
+  const stale = registry.filter((e) => !used.has(e)).map((e) => String(e.promise))
+  return { unregistered, stale }
+}
+
+/** One line: the promises exercised, of those a request can show. */
+export function promisesLine(promises: readonly PromiseCoverage[]): string {
+  const testable = promises.filter((p) => !p.untestable)
+  const exercised = testable.filter((p) => p.requests > 0).length
+  const untestable = promises.length - testable.length
+  return `Promises exercised: ${exercised} of ${testable.length}${untestable ? ` (and ${untestable} no request can show)` : ''}`
+}
