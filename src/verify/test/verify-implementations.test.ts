@@ -100,11 +100,13 @@ describe('the verifier, against a store built on Express', () => {
 
   // Bugs no single request shows by chance: a filter that keeps more than the value asked for (the
   // coverage phase asks for near misses of each held tag), a replace that follows a body's `id` (the
-  // coverage phase sends one), and pages by position (the sequences write between page reads).
-  const everySeed: [string, string, 'generated' | 'stateful'][] = [
+  // coverage phase sends one), pages by position (the sequences write between page reads), and a
+  // create that checks and stores apart (only creates sent together meet in between).
+  const everySeed: [string, string, 'generated' | 'stateful' | 'concurrency'][] = [
     ['tag-filter-loose', 'store_conformance', 'generated'],
     ['put-follows-body-id', 'store_conformance', 'generated'],
     ['offset-cursor', 'link_conformance', 'stateful'],
+    ['create-race', 'concurrent_consistency', 'concurrency'],
   ]
   it.each(everySeed.flatMap((bug) => [1, 2, 20261125].map((seed) => [...bug, seed] as const)))(
     'catches the bug %s with %s in the %s layer (seed %i)',
