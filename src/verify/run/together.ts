@@ -7,6 +7,7 @@ import { request as httpsRequest } from 'node:https'
 import { connect, type Socket } from 'node:net'
 import { connect as tlsConnect } from 'node:tls'
 import { type Answer, answerOf, REQUEST_TIMEOUT_MS, type RequestSpec } from '../http.js'
+import { TeamCodeError } from './errors.js'
 import type { Subject } from './subject.js'
 
 /**
@@ -32,8 +33,11 @@ export async function sendTogether(
       const headers: Record<string, string> = { accept: 'application/json', connection: 'close' }
       headers.authorization = authorization
       if (request.contentType !== undefined) headers['content-type'] = request.contentType
-      if (subject.beforeRequest)
-        await subject.beforeRequest({ method: request.method, url: url.href, headers })
+      // A team's hook that throws ends the run, as it does through Subject.send.
+      await subject.beforeRequest?.({ method: request.method, url: url.href, headers }).catch((error) => {
+        if (error instanceof TeamCodeError) subject.fatal = error
+        throw error
+      })
       return { request, url, headers }
     }),
   )

@@ -1,7 +1,8 @@
 // Verifies a running server by URL against the document: the example replay, generated requests,
-// stateful sequences from the document's links, and the security cases, each answer judged by the
-// document alone. It knows nothing of how the kit starts its own targets: it is given a URL and two
-// principals' tokens, leaves the plants those principals had alone, and deletes what it created.
+// stateful sequences from the document's links, the security cases, and requests sent together, each
+// answer judged by the document alone. It knows nothing of how the kit starts its own targets: it is
+// given a URL and two principals' tokens, leaves the plants those principals had alone, and deletes
+// what it created.
 
 import type { ContractOperation } from '@plant-store/core'
 import { RefusedTokens } from '../cases/refused-tokens.js'
