@@ -153,6 +153,13 @@ export async function runConcurrency(ctx: Context): Promise<void> {
   const judge = (operationId: string, title: string, promise: string, sent: Operation[]) => {
     // In the order they were sent, as the report numbers them.
     const operations = [...sent].sort((a, b) => a.start - b.start)
+    // Judged as taking effect or not, which any store explains: said, so that a run that reached
+    // nothing does not pass unseen.
+    const unanswered = operations.filter((o) => o.outcome.status === 0)
+    if (unanswered.length)
+      results.notes.push(
+        `concurrency: ${title}: ${unanswered.length} request(s) got no answer (${unanswered[0]?.answer})`,
+      )
     const verdict = ctx.judge({ kind: 'concurrent', operationId, promise, operations })
     for (const o of operations) {
       const entry = { create, replace, delete: remove, read, page: list }[o.step.kind]
