@@ -30,14 +30,17 @@ export async function sendTogether(
   const prepared = await Promise.all(
     requests.map(async (request) => {
       const url = new URL(request.path.startsWith('/') ? `${prefix}${request.path}` : request.path, base)
-      const headers: Record<string, string> = { accept: 'application/json', connection: 'close' }
+      let headers: Record<string, string> = { accept: 'application/json', connection: 'close' }
       headers.authorization = authorization
       if (request.contentType !== undefined) headers['content-type'] = request.contentType
-      // A team's hook that throws ends the run, as it does through Subject.send.
-      await subject.beforeRequest?.({ method: request.method, url: url.href, headers }).catch((error) => {
-        if (error instanceof TeamCodeError) subject.fatal = error
-        throw error
-      })
+      // The headers the team's hook sends it with; a hook that fails ends the run, as through Subject.send.
+      if (subject.beforeRequest)
+        headers = await subject
+          .beforeRequest({ method: request.method, url: url.href, headers })
+          .catch((error) => {
+            if (error instanceof TeamCodeError) subject.fatal = error
+            throw error
+          })
       return { request, url, headers }
     }),
   )

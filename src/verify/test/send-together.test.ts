@@ -40,9 +40,10 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
 describe('requests sent together', () => {
   it('arrive before any is answered, each on its own connection, hooked and counted', async () => {
     const subject = new Subject(base, ['token-a', 'token-b'], undefined)
-    subject.beforeRequest = async (request) => {
-      request.headers['x-hooked'] = new URL(request.url).pathname
-    }
+    subject.beforeRequest = async (request) => ({
+      ...request.headers,
+      'x-hooked': new URL(request.url).pathname,
+    })
     const requests = Array.from({ length: TOGETHER }, (_, i) => ({
       method: 'POST',
       path: '/plants',
