@@ -12,8 +12,8 @@ import type { Subject } from './subject.js'
 
 /**
  * Sends `requests` as `principal`, all written in one go once every connection is open: one promise
- * per request, for its answer. When the server's quota has no room for all of them now, they go
- * through Subject.send instead (which waits), at once but without the common start.
+ * per request, for its answer. When the quota the server declared has no room for all of them now,
+ * they go through Subject.send instead (which waits), at once but without the common start.
  */
 export async function sendTogether(
   subject: Subject,
@@ -23,8 +23,9 @@ export async function sendTogether(
   if (subject.fatal) throw subject.fatal
   const authorization = subject.authorization(principal)
   const through = () => requests.map((r) => subject.send(subject.baseUrl, r, authorization))
-  const due = subject.limits.due(principal, Date.now())
-  if (due) return through()
+  const now = Date.now()
+  const left = subject.limits.left(principal, now)
+  if (subject.limits.due(principal, now) || (left !== undefined && left < requests.length)) return through()
   const base = new URL(subject.baseUrl)
   const prefix = base.pathname.replace(/\/+$/, '')
   const prepared = await Promise.all(

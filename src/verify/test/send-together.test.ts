@@ -8,7 +8,14 @@ import { Subject } from '../run/subject.js'
 import { sendTogether } from '../run/together.js'
 
 const TOGETHER = 5
-const seen: { port: number; authorization?: string; hooked?: string; path?: string; body: string }[] = []
+const seen: {
+  port: number
+  authorization?: string
+  hooked?: string
+  path?: string
+  connection?: string
+  body: string
+}[] = []
 const waiting: ServerResponse[] = []
 const server = createServer((req, res) => {
   let body = ''
@@ -21,6 +28,7 @@ const server = createServer((req, res) => {
       ...(req.headers.authorization ? { authorization: req.headers.authorization } : {}),
       ...(typeof req.headers['x-hooked'] === 'string' ? { hooked: req.headers['x-hooked'] } : {}),
       ...(req.url ? { path: req.url } : {}),
+      ...(req.headers.connection ? { connection: req.headers.connection } : {}),
       body,
     })
     waiting.push(res)
@@ -66,5 +74,22 @@ describe('requests sent together', () => {
     }
     expect(seen.map((s) => s.body).sort()).toEqual(requests.map((r) => r.body).sort())
     expect([subject.requests, subject.sent[1], subject.sent[0]]).toEqual([TOGETHER, TOGETHER, 0])
+    expect(seen.map((s) => s.connection)).toEqual(Array(TOGETHER).fill('close'))
+  }, 10_000)
+
+  it('go through the run’s own sending, which waits, when the declared quota has no room for all', async () => {
+    seen.length = 0
+    const subject = new Subject(base, ['token-a', 'token-b'], undefined)
+    subject.limits.learn(0, 200, { ratelimit: `"default";r=${TOGETHER - 1};t=60` }, Date.now())
+    const requests = Array.from({ length: TOGETHER }, () => ({
+      method: 'GET',
+      path: '/plants',
+      auth: { kind: 'principal' as const },
+    }))
+    const answers = await Promise.all(await sendTogether(subject, requests, 0))
+    expect(answers.map((a) => a.status)).toEqual(Array(TOGETHER).fill(200))
+    // Not the connections of its own it closes after one request: the run's pool, kept alive.
+    expect(seen.filter((s) => s.connection === 'close')).toEqual([])
+    expect(subject.sent[0]).toBe(TOGETHER)
   }, 10_000)
 })
