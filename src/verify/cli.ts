@@ -25,9 +25,10 @@ import { DEFAULTS, VerifyUsageError, verify } from './run/verify.js'
 const HELP = `Usage: plant-store-verify --base-url URL --token TOKEN_A --token TOKEN_B [options]
 
 Checks a running plant store against its OpenAPI document: the example replay, generated requests,
-stateful sequences from the document's links and the security cases, each answer judged by the
-document alone. Use two principals of your server that no one else changes during the run; the
-plants they already own are read first and left as they were, and the run deletes what it creates.
+stateful sequences from the document's links, the security cases and requests sent together, each
+answer judged by the document alone. Use two principals of your server that no one else changes
+during the run; the plants they already own are read first and left as they were, and the run
+deletes what it creates.
 
   --base-url URL         the server under test (or VERIFY_BASE_URL), e.g. http://127.0.0.1:3000
   --token TOKEN          a bearer token; twice, for two different principals

@@ -5,6 +5,7 @@ import type { ContractOperation } from '@plant-store/core'
 import { type JsonSchema, type OperationEntry, type Response, responseFor } from '../document.js'
 import { parseExact } from '../exact-json.js'
 import type { Answer } from '../http.js'
+import type { Operation } from '../judge/concurrent-history.js'
 import type { Judging } from '../judge/plant.js'
 import type { Recorded } from '../judge/recording.js'
 
@@ -115,7 +116,19 @@ export interface EventExchange {
   problems: string[]
 }
 
-export type Exchange = HttpExchange | EventExchange
+/**
+ * Requests sent together and the reads after them (the concurrency layer): what the document promises
+ * of them, and each one's request, answer, and when it was sent and answered.
+ */
+export interface ConcurrentExchange {
+  kind: 'concurrent'
+  operationId: string
+  /** The promise in a few words, e.g. `one create of an id succeeds`. */
+  promise: string
+  operations: readonly Operation[]
+}
+
+export type Exchange = HttpExchange | EventExchange | ConcurrentExchange
 
 /** The status an answer is judged as: its own when the document allows it, else the first the document gives. */
 export function statusExpected(exchange: HttpExchange): number {

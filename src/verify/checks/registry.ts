@@ -2,6 +2,7 @@
 // (the options, the reports, the pass counts, the proxy's header), and the selection a run makes of
 // them and of a team's own checks.
 import type { Check } from './check.js'
+import { concurrentConsistency } from './concurrent-consistency.js'
 import { consumerReads } from './consumer-reads.js'
 import { contentTypeConformance } from './content-type-conformance.js'
 import { createReadBack } from './create-read-back.js'
@@ -31,6 +32,7 @@ export const BUILT_IN_CHECKS: readonly Check[] = [
   storeConformance,
   createReadBack,
   principalIsolation,
+  concurrentConsistency,
   exampleConformance,
   kitProfileConformance,
   webhookConformance,

@@ -314,8 +314,8 @@ export const PROMISE_REGISTRY: readonly PromiseEntry[] = [
   },
   {
     promise: /^listPlants\.paging-while-plants\..+/,
-    exercisedBy: layer('stateful'),
-    checks: ['store_conformance', 'link_conformance'],
+    exercisedBy: any(layer('stateful'), all(layer('concurrency'), on('listPlants'))),
+    checks: ['store_conformance', 'link_conformance', 'concurrent_consistency'],
   },
   {
     promise: /^(listPlants)\.(limit|cursor|tag)$/,
@@ -329,8 +329,12 @@ export const PROMISE_REGISTRY: readonly PromiseEntry[] = [
   },
   {
     promise: 'createPlant.addition-to-1-0-0',
-    exercisedBy: all(on('createPlant'), status(409, 401, 413, 415)),
-    checks: ['status_code_conformance', 'response_schema_conformance'],
+    // Creates of one id sent together: one 200 and a 409 for each of the rest.
+    exercisedBy: any(
+      all(on('createPlant'), status(409, 401, 413, 415)),
+      all(layer('concurrency'), on('createPlant')),
+    ),
+    checks: ['status_code_conformance', 'response_schema_conformance', 'concurrent_consistency'],
   },
   {
     promise: 'getPlant.reads-one-of-the-caller',

@@ -5,8 +5,8 @@
 import type { CheckName, Finding } from '../checks/check.js'
 import { CHECK_NAMES } from '../checks/registry.js'
 
-export type Layer = 'examples' | 'generated' | 'stateful' | 'security'
-export const LAYERS: Layer[] = ['examples', 'generated', 'stateful', 'security']
+export type Layer = 'examples' | 'generated' | 'stateful' | 'security' | 'concurrency'
+export const LAYERS: Layer[] = ['examples', 'generated', 'stateful', 'security', 'concurrency']
 /**
  * Where a judged answer came from: a layer's requests, the events the webhook receiver took, a
  * recording's requests sent again (--replay), or a consumer's requests (--consumer).

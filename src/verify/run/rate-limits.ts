@@ -170,6 +170,12 @@ export class RateLimits {
     return { ms, reason }
   }
 
+  /** The requests the quota the server last declared for the bucket has left now; undefined: none known. */
+  left(bucket: Bucket, now: number): number | undefined {
+    const quota = this.quotas.get(bucket)
+    return quota && quota.resetAt > now ? quota.remaining : undefined
+  }
+
   /** Counts a wait the run made for the bucket. */
   waited(bucket: Bucket, ms: number): void {
     const quota = this.quotas.get(bucket)

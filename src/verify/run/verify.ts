@@ -1,7 +1,8 @@
 // Verifies a running server by URL against the document: the example replay, generated requests,
-// stateful sequences from the document's links, and the security cases, each answer judged by the
-// document alone. It knows nothing of how the kit starts its own targets: it is given a URL and two
-// principals' tokens, leaves the plants those principals had alone, and deletes what it created.
+// stateful sequences from the document's links, the security cases, and requests sent together, each
+// answer judged by the document alone. It knows nothing of how the kit starts its own targets: it is
+// given a URL and two principals' tokens, leaves the plants those principals had alone, and deletes
+// what it created.
 
 import type { ContractOperation } from '@plant-store/core'
 import { RefusedTokens } from '../cases/refused-tokens.js'
@@ -24,6 +25,7 @@ import { tokenScopes, WebhookReceiver } from '../webhooks/receiver.js'
 import { hooksOf, teamChecks } from './config.js'
 import type { Context, VerifyOptions } from './context.js'
 import { rethrowTeamCode, TeamCodeError, VerifyUsageError } from './errors.js'
+import { runConcurrency } from './layers/concurrency.js'
 import { runConsumer } from './layers/consumer.js'
 import { runExamples } from './layers/examples.js'
 import { runGenerated } from './layers/generated.js'
@@ -226,6 +228,8 @@ async function run(
   const runs: [Layer, (ctx: Context) => Promise<void>][] = [
     ['examples', runExamples],
     ['security', runSecurity],
+    // Before the sizing: the quota the generated requests and sequences are fitted to is what it left.
+    ['concurrency', runConcurrency],
     ['generated', runGenerated],
     ['stateful', runStateful],
   ]
@@ -242,6 +246,10 @@ async function run(
     }
     if (layer === 'stateful' && options.readOnly) {
       results.notes.push('stateful sequences: not run, they change plants (--read-only)')
+      continue
+    }
+    if (layer === 'concurrency' && options.readOnly) {
+      results.notes.push('concurrency: not run, it changes plants (--read-only)')
       continue
     }
     // Whatever a layer meets, the run goes on to the next and ends with its report. What an answer

@@ -78,6 +78,17 @@ describe('the verifier, against an independent implementation', () => {
     },
     240_000,
   )
+
+  // Only creates sent together meet between the check and the insert: the concurrency layer alone.
+  it('fails the copy whose create checks and stores apart, by concurrent_consistency', async () => {
+    const store = await start(independentStore('create-race'))
+    const tokens = ['token-alice', 'token-bob'] as const
+    const results = await verify({ baseUrl: store.url, tokens, only: ['concurrency'], ...SMALL })
+    expect(new Set(results.failures.map((f) => f.check)), summary(results)).toContain(
+      'concurrent_consistency',
+    )
+    await store.stop()
+  }, 60_000)
 })
 
 describe('the verifier, the kit profile apart from the interface', () => {
