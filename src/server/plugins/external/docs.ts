@@ -8,7 +8,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { docsDocument } from '../../lib/docs-document.js'
-import { API_HEADERS, documentHeaders } from './security-headers.js'
+import { documentHeaders } from './security-headers.js'
 
 const DOCS = '/docs'
 // Set by this app's own reply for the body it sends.
@@ -42,8 +42,8 @@ export default fp(async (app) => {
       url: request.url,
       headers: request.headers,
     })
-    // The 404 is a JSON answer like any other.
-    if (answer.statusCode === 404) return reply.headers(API_HEADERS).callNotFound()
+    // The 404 is a JSON answer like any other, with the API's headers.
+    if (answer.statusCode === 404) return reply.callNotFound()
     for (const [name, value] of Object.entries(answer.headers)) {
       // A HEAD answer carries the length of the body it leaves out.
       const own = ownHeaders.has(name) && !(name === 'content-length' && request.method === 'HEAD')
@@ -54,10 +54,10 @@ export default fp(async (app) => {
     const empty = answer.rawPayload.length === 0 && answer.headers['content-type'] === undefined
     return empty ? reply.send() : reply.send(answer.rawPayload)
   }
-  // The page runs Swagger UI's own scripts and styles: the API's CSP would stop them; serve() writes
-  // the page's own.
-  app.route({ method: ['GET', 'HEAD'], url: DOCS, handler: serve, config: { securityHeaders: false } })
-  app.route({ method: ['GET', 'HEAD'], url: `${DOCS}/*`, handler: serve, config: { securityHeaders: false } })
+  // The page runs Swagger UI's own scripts and styles, which the API's CSP would stop: serve() writes
+  // the page's headers over the API's.
+  app.route({ method: ['GET', 'HEAD'], url: DOCS, handler: serve })
+  app.route({ method: ['GET', 'HEAD'], url: `${DOCS}/*`, handler: serve })
   app.get('/openapi.json', async () => document)
 })
 

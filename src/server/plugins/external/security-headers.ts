@@ -6,13 +6,6 @@
 // the server's own work on a read.
 import fp from 'fastify-plugin'
 
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** False on a route that writes its own (the /docs page writes the document's). */
-    securityHeaders?: false
-  }
-}
-
 const HSTS = 'max-age=31536000; includeSubDomains'
 
 /**
@@ -26,7 +19,10 @@ export const API_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'x-frame-options': 'DENY',
 })
 
-/** The /docs page's and its assets': helmet 8's defaults, framing refused, with the page's CSP. */
+/**
+ * The /docs page's and its assets': helmet 8's defaults, framing refused, with the page's CSP. Every
+ * name of API_HEADERS is among them, so that written over those they leave none of the API's values.
+ */
 export function documentHeaders(contentSecurityPolicy: string): Readonly<Record<string, string>> {
   return Object.freeze({
     'content-security-policy': contentSecurityPolicy,
@@ -46,9 +42,11 @@ export function documentHeaders(contentSecurityPolicy: string): Readonly<Record<
 
 export default fp(
   async (app) => {
-    // A callback hook: no promise per request.
-    app.addHook('onRequest', (request, reply, done) => {
-      if (request.routeOptions.config.securityHeaders !== false) reply.headers(API_HEADERS)
+    // A callback hook: no promise per request. Written on every answer without asking the route
+    // (Fastify builds request.routeOptions anew at every read): the /docs routes write the
+    // document's over them, the same names and more.
+    app.addHook('onRequest', (_request, reply, done) => {
+      reply.headers(API_HEADERS)
       done()
     })
   },
