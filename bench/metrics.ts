@@ -1,4 +1,5 @@
-// What the benchmark reads of the processes it loads and of the machine: peak memory, CPU time, steal.
+// What the benchmark reads of the processes it loads and of the machine: peak memory and what holds it,
+// CPU time, steal.
 import { execFileSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 
@@ -7,6 +8,21 @@ export function peakRss(pid: number): number | undefined {
   try {
     const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
     return match?.[1] === undefined ? undefined : Number(match[1]) * 1024
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * What holds a process's resident memory now, bytes: anonymous pages (V8's heap, SQLite's page cache,
+ * what native code allocates) and pages of files (node's binary and the libraries it maps, shared
+ * memory included); undefined when it is gone.
+ */
+export function residentParts(pid: number): { anon: number; file: number } | undefined {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+    const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) * 1024
+    return { anon: kb('RssAnon'), file: kb('RssFile') + kb('RssShmem') }
   } catch {
     return undefined
   }

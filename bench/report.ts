@@ -29,6 +29,8 @@ export interface Row {
   statusCodes: Record<string, number>
   /** Peak RSS of the target process during this scenario, bytes (lifetime peak when it cannot be reset). */
   peakRss?: number
+  /** Resident memory at the scenario's end by what holds it (metrics.ts residentParts), bytes. */
+  resident?: { anon: number; file: number }
   /** CPU time of the target process per answered request, µs. */
   cpuUsPerRequest: number
   /** Mean share of a core the load generator used. */
@@ -107,6 +109,7 @@ export function resultsTable(rows: Row[]): string {
       'errors',
       'non-2xx',
       'peak RSS',
+      'RSS anon + file',
     ],
     rows.map((r) => [
       r.scenario,
@@ -123,6 +126,7 @@ export function resultsTable(rows: Row[]): string {
       String(r.errors),
       String(r.non2xx),
       mb(r.peakRss),
+      r.resident ? `${mb(r.resident.anon)} + ${mb(r.resident.file)}` : '–',
     ]),
   )
 }

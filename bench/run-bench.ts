@@ -1,52 +1,36 @@
 // `npm run bench [-- --quick]`: loads the real server (dist/) and a bare-Fastify baseline in alternation,
-// plus Prism for reference, and the server again with 1,000,000 plants stored; the webhook scenario
-// (webhook-scenario.ts); the cost ledger, the server with each layer taken away (ledger.ts); then
-// kill -9 under writes must lose no acknowledged plant; and PostgreSQL where it is installed
-// (postgres-scenarios.ts). Prints Markdown tables and writes the full figures to reports/.
-// Options are listed in parseArgs below; bench/README.md explains the run and its columns.
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
+// plus Prism for reference, and the server again with 1,000,000 plants stored (throughput.ts); the
+// webhook scenario (webhook-scenario.ts); the cost ledger, the server with each layer taken away
+// (ledger.ts); then kill -9 under writes must lose no acknowledged plant; and PostgreSQL where it is
+// installed (postgres-scenarios.ts). Prints Markdown tables and writes the full figures to reports/
+// (results.ts). Options are in settings.ts; bench/README.md explains the run and its columns.
+import { existsSync, rmSync } from 'node:fs'
 import { mkdtemp } from 'node:fs/promises'
-import { cpus, loadavg, tmpdir } from 'node:os'
+import { loadavg, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import type { RequestEntry } from 'autocannon'
 import * as commands from '../scripts/lib/commands.js'
 import { claims, KeySet, sign, signingKey } from '../scripts/lib/key-set.js'
 import { type Cluster, findPostgres, INSTALL_HINT, startCluster } from '../scripts/lib/postgres.js'
-import { killAllNow, repoRoot, type Started, startProcess } from '../scripts/lib/processes.js'
+import { killAllNow, repoRoot, type Started } from '../scripts/lib/processes.js'
 import { checkDurability, type DurabilityResult } from './durability.js'
 import { type HandlersResult, measureHandlers } from './handlers.js'
-import { type Ledger, ledgerTable, runLedger } from './ledger.js'
-import { runPostgres, scalingLine } from './postgres-scenarios.js'
-import { type Growth, growthOf, growthTable, type Row, resultsTable } from './report.js'
-import { collectPages, createPlant, getPlant, listPages } from './requests.js'
-import { runScenario, type Scenario, type Target } from './scenarios.js'
-import { benchSettings } from './settings.js'
+import { candidateName, launcher } from './launch.js'
+import { type Ledger, runLedger } from './ledger.js'
+import { runPostgres } from './postgres-scenarios.js'
+import type { Growth, Row } from './report.js'
+import { collectPages } from './requests.js'
+import { report } from './results.js'
+import { commandLineSettings } from './settings.js'
 import { fillStore } from './store.js'
-import {
-  durabilityLine,
-  failureOf,
-  fsType,
-  handlersLine,
-  startsLine,
-  verifyLine,
-  webhookLine,
-} from './summary.js'
+import { runThroughput } from './throughput.js'
 import { measureVerify, type VerifyResult } from './verify.js'
-import { runWebhookScenario, WEBHOOK_CPU_RATE } from './webhook-scenario.js'
+import { runWebhookScenario } from './webhook-scenario.js'
 import type { WebhookResult } from './webhooks.js'
 
 const root = repoRoot
 const began = performance.now()
 
-// A mistyped option is told in one line, not as a stack.
-const { args, settings, only } = (() => {
-  try {
-    return benchSettings()
-  } catch (error) {
-    console.error(`bench: ${(error as Error).message}`)
-    process.exit(2)
-  }
-})()
+const { args, settings, only } = commandLineSettings()
 const quick = settings.quick
 
 const READER = { principal: 'alice', token: 'token-a' }
@@ -75,65 +59,14 @@ process.once('exit', () => {
 const reportsDir = join(root, 'reports')
 const stamp = new Date().toISOString().replaceAll(':', '-').replace(/\..*/, '')
 const profileDir = join(reportsDir, `profiles-${stamp}`)
-const started: Started[] = []
-const serverStarts: { store: string; ms: number }[] = []
-let logCount = 0
-
-// The real server as production runs it: file storage, auth, info logging (to a file in `dir`).
-async function startServer(
-  databaseUrl: string,
-  store: string,
-  profiled: boolean,
-  /** What node runs in place of dist/server.js: another build, or the ledger's server-less-a-layer. */
-  script?: string[],
-  env: Record<string, string> = {},
-): Promise<Started> {
-  const profile = profiled && args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []
-  const command = commands.server({
-    name: `server (${store})`,
-    built: true,
-    env: {
-      NODE_ENV: 'production',
-      ...commands.generousLimits,
-      DATABASE_URL: databaseUrl,
-      AUTH_TOKENS: `${READER.principal}:${READER.token},${WRITER.principal}:${WRITER.token}`,
-      ...keySet.env(),
-      ...env,
-    },
-    logFile: join(dir, `server-${++logCount}.log`),
-  })
-  const [, ...rest] = command.args
-  const server = await startProcess({
-    ...command,
-    args: [...profile, ...(script ?? [command.args[0] ?? '']), ...rest],
-  })
-  serverStarts.push({ store, ms: server.startMs })
-  started.push(server)
-  return server
-}
-
-/**
- * A candidate is named after the checkout it was built in (/work/try-x/src/server/dist/server.js →
- * try-x), or else the directory that holds its dist/ (/tmp/exp-nocors/dist/server.js → exp-nocors).
- */
-function candidateName(script: string, i: number): string {
-  const path = resolve(script)
-  return (
-    /([^/]+)\/src\/server\/dist\/[^/]+$/.exec(path)?.[1] ??
-    /([^/]+)\/dist\/[^/]+$/.exec(path)?.[1] ??
-    `candidate ${i + 1}`
-  )
-}
-
-async function startOther(options: Parameters<typeof startProcess>[0]): Promise<Started> {
-  const other = await startProcess({ ...options, logFile: join(dir, `${options.name}.log`) })
-  started.push(other)
-  return other
-}
+const { startServer, startOther, serverStarts, stopAll } = launcher({
+  dir,
+  keySet,
+  principals: [READER, WRITER],
+  profileDir: args['cpu-prof'] ? profileDir : undefined,
+})
 
 const rows: Row[] = []
-const rowOf = (scenario: string, target: string) =>
-  rows.find((r) => r.scenario === scenario && r.target === target)
 
 // ---- The run -----------------------------------------------------------------------------------------
 
@@ -180,65 +113,16 @@ try {
   }
   const prism = settings.prism ? await startOther({ ...commands.prismMock(), name: 'prism' }) : undefined
 
-  const small = `${settings.smallStore.toLocaleString('en-US')} plants`
-  const large = `${(settings.largeStore ?? 0).toLocaleString('en-US')} plants`
   const pagesSmall = await collectPages(server.url, READER.token)
   const pagesLarge = serverLarge ? await collectPages(serverLarge.url, READER.token) : []
-
-  // Each scenario: the baseline first, then the server (and the candidates) on the small store, then the
-  // server on the large one. `requests` is told which store, by its size and its pages.
-  type Make = (size: number, pages: string[]) => RequestEntry[]
-  const targets = (make: Make, named: boolean): Target[] => {
-    const label = (who: string, size: string) => (named ? `${who}, ${size}` : who)
-    const list: Target[] = [
-      { name: 'baseline', process: baseline, requests: () => make(settings.smallStore, pagesSmall) },
-      {
-        name: label('server', small),
-        process: server,
-        requests: () => make(settings.smallStore, pagesSmall),
-      },
-    ]
-    for (const candidate of candidates) {
-      list.push({
-        name: label(candidate.name, small),
-        process: candidate.process,
-        requests: () => make(settings.smallStore, pagesSmall),
-      })
-    }
-    if (serverLarge && settings.largeStore && named) {
-      const size = settings.largeStore
-      list.push({
-        name: label('server', large),
-        process: serverLarge,
-        requests: () => make(size, pagesLarge),
-      })
-    }
-    return list
-  }
-  const scenarios: Scenario[] = [
-    {
-      name: 'createPlant',
-      targets: [
-        ...targets(() => createPlant(WRITER.token), false),
-        // Prism checks that a bearer token is present, not which.
-        ...(prism ? [{ name: 'prism', process: prism, requests: () => createPlant('any-token') }] : []),
-      ],
-    },
-    {
-      name: 'getPlant',
-      targets: [
-        ...targets((size) => getPlant(READER.token, size), true),
-        {
-          name: `server, ${small}, JWT (RS256)`,
-          process: server,
-          requests: () => getPlant(readerJwt, settings.smallStore),
-        },
-      ],
-    },
-    { name: 'listPlants limit 50', targets: targets((_size, pages) => listPages(READER.token, pages), true) },
-  ]
-  for (const scenario of scenarios)
-    if (wanted(scenario.name)) rows.push(...(await runScenario(scenario, settings)))
+  rows.push(
+    ...(await runThroughput(
+      settings,
+      { baseline, server, serverLarge, candidates, prism, pagesSmall, pagesLarge },
+      { reader: READER.token, readerJwt, writer: WRITER.token },
+      wanted,
+    )),
+  )
 
   if (wanted('webhooks')) {
     const scenario = await runWebhookScenario({
@@ -329,94 +213,33 @@ try {
     } else console.error(`  PostgreSQL scenarios skipped: ${INSTALL_HINT}`)
   }
 
-  // ---- Report ----------------------------------------------------------------------------------------
-  const growth: Growth[] = []
-  for (const scenario of ['getPlant', 'listPlants limit 50']) {
-    const a = rowOf(scenario, `server, ${small}`)
-    const b = rowOf(scenario, `server, ${large}`)
-    if (a && b) growth.push(growthOf(scenario, a, b))
-  }
-
-  const seconds = (performance.now() - began) / 1000
-  const loadAfter = loadavg()[0] ?? 0
-  const answered = [...rows, ...(ledger?.rows ?? [])].reduce(
-    (n, r) => n + Object.values(r.statusCodes).reduce((a, b) => a + b, 0),
-    0,
-  )
-  if (quick) {
-    // A second of load says nothing about speed: the quick run only proves the script works.
-    console.log(
-      `bench --quick: the benchmark script works (${rows.length + (ledger?.rows.length ?? 0)} targets loaded, ${answered} requests, ` +
-        `every answer a success${durability ? `, ${durability.acknowledged} creates survived kill -9` : ''}); ` +
-        'its figures are not measurements: run `npm run bench` for those.',
-    )
-  } else {
-    const header = [
-      `Plant store benchmark, ${new Date().toISOString()}`,
-      `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}, load average ` +
-        `${loadBefore.toFixed(1)} before / ${loadAfter.toFixed(1)} after; autocannon in-process, ` +
-        `${settings.connections} connections, ${settings.rounds} round(s) × ${settings.duration} s per target, ` +
-        `alternating; server logs at info to a file; store files on ${fsType(dir)}`,
-    ].join('\n')
-    console.log(`\n${header}\n\n${resultsTable(rows)}\n`)
-    if (growth.length > 0)
-      console.log(`${growthTable(growth, settings.smallStore, settings.largeStore ?? 0)}\n`)
-    if (postgresGrowth.length > 0) {
-      console.log(
-        `On PostgreSQL:\n\n${growthTable(postgresGrowth, settings.smallStore, settings.largePostgresStore)}\n`,
-      )
-    }
-    const scaling = scalingLine(rows, settings.smallStore)
-    if (scaling) console.log(`${scaling}\n`)
-    if (ledger)
-      console.log(
-        `What each layer costs (CPU µs per request; "saves": what the server spends less without it):\n\n${ledgerTable(ledger)}\n`,
-      )
-    if (durability) console.log(durabilityLine(durability))
-    console.log(startsLine(serverStarts, baseline.startMs))
-  }
-
-  mkdirSync(reportsDir, { recursive: true })
-  const reportFile = join(reportsDir, `bench-${quick ? 'quick-' : ''}${stamp}.json`)
-  const report = {
-    settings,
-    machine: {
-      cpus: cpus().length,
-      model: cpus()[0]?.model,
-      node: process.version,
-      fs: fsType(dir),
-      loadAverage: { before: loadBefore, after: loadAfter },
+  report(
+    {
+      settings,
+      dir,
+      rows,
+      postgresGrowth,
+      serverStarts,
+      baselineStartMs: baseline.startMs,
+      fillMs,
+      loadBefore,
+      loadAfter: loadavg()[0] ?? 0,
+      seconds: (performance.now() - began) / 1000,
+      durability,
+      handlers: inProcess,
+      verified,
+      webhooks,
+      sendingCpuUsPerEvent,
+      ledger,
+      profileDir: args['cpu-prof'] ? profileDir : undefined,
     },
-    fillSeconds: fillMs / 1000,
-    rows,
-    growth,
-    postgresGrowth,
-    serverStarts,
-    durability,
-    handlers: inProcess,
-    verify: verified,
-    webhooks,
-    ledger,
-    profiles: args['cpu-prof'] ? profileDir : undefined,
-    totalSeconds: seconds,
-  }
-  if (inProcess) console.log(handlersLine(inProcess))
-  if (verified) console.log(verifyLine(verified))
-  if (webhooks)
-    console.log(webhookLine(webhooks, rows, settings.rate ?? WEBHOOK_CPU_RATE, sendingCpuUsPerEvent))
-  writeFileSync(reportFile, `${JSON.stringify(report, null, 2)}\n`)
-  if (!quick) console.log(`\nFull figures: ${reportFile}`)
-  if (args['cpu-prof'])
-    console.log(`CPU profiles: ${profileDir} (read with: npx tsx bench/profile-summary.ts FILE)`)
-  if (!quick) console.log(`Total time ${seconds.toFixed(0)} s.`)
-
-  // Timings are never asserted; these are failures of function, which the quick mode exists to catch.
-  const broken = failureOf({ rows: [...rows, ...(ledger?.rows ?? [])], durability, webhooks, verified })
-  if (broken) throw new Error(broken)
+    reportsDir,
+    stamp,
+  )
 } catch (error) {
   failure = error
 } finally {
-  await Promise.allSettled(started.map((p) => p.stop()))
+  await stopAll()
   await cluster?.destroy()
   await keySet.close()
   killAllNow()

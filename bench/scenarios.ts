@@ -3,7 +3,7 @@
 import type { RequestEntry } from 'autocannon'
 import type { Started } from '../scripts/lib/processes.js'
 import { type LoadResult, mergeLoads, runLoad, summarize } from './load.js'
-import { peakRss, resetPeakRss } from './metrics.js'
+import { peakRss, resetPeakRss, residentParts } from './metrics.js'
 import { median, pairedMedian, type Row } from './report.js'
 
 export interface Target {
@@ -107,6 +107,7 @@ function rowOf(scenario: string, target: Target, results: LoadResult[], peakWasR
     non2xx: results.reduce((n, r) => n + r.non2xx, 0),
     statusCodes,
     peakRss: peakRss(target.process.pid),
+    resident: residentParts(target.process.pid),
     cpuUsPerRequest: (results.reduce((n, r) => n + r.targetCpuMs, 0) * 1000) / (requests || 1),
     clientCpuShare: results.reduce((n, r) => n + r.clientCpuShare, 0) / (results.length || 1),
     stealShare: results.reduce((n, r) => n + r.stealShare, 0) / (results.length || 1),

@@ -71,6 +71,22 @@ export function benchSettings() {
 
 export type BenchSettings = ReturnType<typeof benchSettings>['settings']
 
+export const USAGE =
+  'npm run bench -- [--quick] [--only PREFIX,…] [--rounds N] [--duration S] [--warmup S] [--connections N] ' +
+  '[--rate REQ_PER_S] [--candidate SERVER_JS]… [--layers LAYER[+LAYER],…|all|none] [--cpu-prof] [--keep]'
+
+/** The settings of this process's command line; a mistyped option is told in one line with the usage, exit 2. */
+export function commandLineSettings(): ReturnType<typeof benchSettings> {
+  try {
+    return benchSettings()
+  } catch (error) {
+    // Node's parseArgs adds a second sentence on positional arguments, which this command takes none of.
+    const [message] = (error as Error).message.split(/\.(\s|$)/)
+    console.error(`bench: ${message}. Usage: ${USAGE}`)
+    process.exit(2)
+  }
+}
+
 /**
  * The ledger's rows, each the layers one server goes without, in the table's order: by default each
  * layer alone, then every layer at once (what the server's own plumbing costs). `--layers` names other

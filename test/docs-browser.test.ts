@@ -1,6 +1,7 @@
 // /docs in Debian's headless Chromium, on the real server and the sandbox at a port of their own: the
 // page offers its own origin as the server, authorizes with a token, and createPlant then getPlant
-// run from the page answer 200 with the values the page fills in; allOf schemas read as objects.
+// run from the page answer 200 with the values the page fills in; allOf schemas read as objects. All
+// of it under the page's Content-Security-Policy, which the browser enforces without a violation.
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import type { Page } from 'playwright-core'
@@ -34,11 +35,20 @@ describe.skipIf(missing).each([
   }, 60_000)
   afterAll(() => app?.close())
 
-  it('runs createPlant and getPlant from the page against its own origin', async () => {
+  it('runs createPlant and getPlant from the page against its own origin, under its CSP', async () => {
     const browser = await launchChromium()
     try {
       const page = await browser.newPage({ viewport: { width: 1280, height: 1600 } })
-      await page.goto(`${origin}/docs/`)
+      // Chromium reports each thing the CSP blocks on the console.
+      const violations: string[] = []
+      page.on('console', (message) => {
+        if (/Content Security Policy/i.test(message.text())) violations.push(message.text())
+      })
+      const answer = await page.goto(`${origin}/docs/`)
+      const policy = answer?.headers()['content-security-policy'] ?? ''
+      expect(policy).toMatch(/(^|; )default-src 'none'(;|$)/)
+      expect(policy).toMatch(/(^|; )script-src 'self'(;|$)/)
+      expect(policy).not.toMatch(/unsafe/)
       await page.locator('.swagger-ui .information-container').waitFor({ timeout: 30_000 })
       const servers = await page.locator('.servers select option').allInnerTexts()
       expect(servers[0]).toMatch(/^\//)
@@ -65,6 +75,18 @@ describe.skipIf(missing).each([
       expect(text).toMatch(/\nname/)
       expect(text).toMatch(/\nid/)
       expect(text).not.toMatch(/\bany\b/)
+      expect(violations).toEqual([])
+
+      // The policy is in force: a script the page did not load from its origin does not run.
+      const ran = await page.evaluate(`(() => {
+        const script = document.createElement('script')
+        script.textContent = 'document.body.dataset.injected = "yes"'
+        document.body.append(script)
+        return document.body.dataset.injected
+      })()`)
+      expect(ran).toBeUndefined()
+      await expect.poll(() => violations.length).toBe(1)
+      expect(violations[0]).toMatch(/script-src/)
       await page.screenshot({
         path: join(repoRoot, 'reports', `docs-try-it-out-${name.replace(' ', '-')}.png`),
         fullPage: true,

@@ -15,19 +15,14 @@ import {
 } from '@plant-store/core'
 import { answerParserError, refuseRaw, track } from '@plant-store/core/node'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { API_HEADERS } from '../plugins/external/security-headers.js'
 
 /** How long a path parameter may be (the document's Limits); a longer one is refused before routing. */
 export const MAX_PARAM_LENGTH = PATH_SEGMENT_LIMIT
 
-// Two of the headers every routed answer carries (plugins/external/security-headers.ts); a refusal before
-// routing runs no hook, so it carries them itself.
-const securityHeaders = {
-  'content-security-policy': "default-src 'none';frame-ancestors 'none'",
-  'x-content-type-options': 'nosniff',
-}
-
-// What a refusal written on the connection itself carries: see answerFrameworkError for the others.
-const rawHeaders = (requestId: string) => ({ ...securityHeaders, 'x-request-id': requestId })
+// What a refusal written on the connection itself carries: see answerFrameworkError for the others. A
+// refusal before routing runs no hook, so it carries the security headers of every JSON answer itself.
+const rawHeaders = (requestId: string) => ({ ...API_HEADERS, 'x-request-id': requestId })
 
 /**
  * Fastify's clientErrorHandler: what Node's HTTP parser refuses (headers over its 16 KiB limit, a
@@ -62,7 +57,7 @@ export function answerFrameworkError(
   if (status >= 500) request.log.error({ err: error }, 'request failed')
   reply
     .code(status)
-    .headers({ ...securityHeaders, 'x-request-id': request.id, connection: 'close' })
+    .headers({ ...API_HEADERS, 'x-request-id': request.id, connection: 'close' })
     .send(errorBody(status, message))
 }
 

@@ -7,6 +7,7 @@ import { createAjv, loadSpec } from '../../../scripts/lib/spec.js'
 import { build } from '../../../test/helpers/build.js'
 import { describeOneAnswer } from '../../../test/helpers/one-answer.js'
 import { exchange, type RawAnswer } from '../../../test/helpers/raw-http.js'
+import { API_HEADERS } from '../plugins/external/security-headers.js'
 
 const AUTH = 'Authorization: Bearer token-a\r\n'
 const ORIGIN = 'https://app.example'
@@ -38,7 +39,7 @@ async function expectRefusal(request: string, status: number, message: RegExp): 
   expect(isError(body), answer.body).toBe(true)
   expect(body.error).toBe(status)
   expect(body.message).toMatch(message)
-  expect(answer.headers['x-content-type-options']).toBe('nosniff')
+  for (const [name, value] of Object.entries(API_HEADERS)) expect(answer.headers[name], name).toBe(value)
   expect(answer.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/)
   return answer
 }

@@ -1,7 +1,9 @@
 // Generated from the document's security: every secured operation refuses a missing, malformed,
-// unknown or misplaced token, and no principal reaches another's plants; CORS per configuration.
+// unknown or misplaced token, and no principal reaches another's plants; CORS per configuration; the
+// security headers of each kind of answer, JSON or the docs page.
 
 import type { OperationEntry } from '@plant-store/core'
+import type { InjectOptions } from 'fastify'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { AUDIENCE, claims, ISSUER, SHARED_SECRET, signWithSecret } from '../../../scripts/lib/key-set.js'
 import { loadSpec } from '../../../scripts/lib/spec.js'
@@ -234,5 +236,88 @@ describe('CORS', () => {
     expect(allowed.headers['access-control-allow-origin']).toBe('https://app.example')
     const other = await app.inject(preflight('https://evil.example'))
     expect(other.headers['access-control-allow-origin']).toBeUndefined()
+  })
+})
+
+describe('security headers by what an answer is', () => {
+  // OWASP's REST Security Cheat Sheet: a JSON answer may not run, be framed or be sniffed.
+  const API = {
+    'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+    'strict-transport-security': 'max-age=31536000; includeSubDomains',
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'DENY',
+  }
+  // helmet's headers for a document, framing refused, with a CSP for Swagger UI alone.
+  const DOCUMENT = {
+    ...API,
+    'content-security-policy': expect.stringMatching(
+      /^default-src 'none'; script-src 'self'; style-src 'self' 'sha256-[\w+/=]+'; img-src 'self' data:; connect-src 'self'[^;]*; base-uri 'none'; form-action 'none'; frame-ancestors 'none'$/,
+    ),
+    'cross-origin-opener-policy': 'same-origin',
+    'cross-origin-resource-policy': 'same-origin',
+    'origin-agent-cluster': '?1',
+    'referrer-policy': 'no-referrer',
+    'x-dns-prefetch-control': 'off',
+    'x-download-options': 'noopen',
+    'x-permitted-cross-domain-policies': 'none',
+    'x-xss-protection': '0',
+  }
+  const names = Object.keys(DOCUMENT)
+  const securityHeaders = (headers: Record<string, unknown>) =>
+    Object.fromEntries(Object.entries(headers).filter(([name]) => names.includes(name)))
+
+  let app: Awaited<ReturnType<typeof build>>
+  beforeAll(async () => {
+    app = await build(env)
+  })
+
+  it.each<{ kind: string; request: InjectOptions; status: number }>([
+    { kind: 'a page of plants', request: { url: '/plants', headers: ALICE }, status: 200 },
+    {
+      kind: 'a create',
+      request: {
+        method: 'POST',
+        url: '/plants',
+        headers: { ...ALICE, 'content-type': 'application/json' },
+        payload: '{"id":77,"name":"Fern"}',
+      },
+      status: 200,
+    },
+    { kind: 'a 401', request: { url: '/plants' }, status: 401 },
+    { kind: 'an unknown path', request: { url: '/nope' }, status: 404 },
+    { kind: 'an unknown path under /docs', request: { url: '/docs/nope' }, status: 404 },
+    { kind: 'a method the path does not take', request: { method: 'PATCH', url: '/plants' }, status: 405 },
+    { kind: 'a refusal before routing', request: { url: `/plants/${'9'.repeat(200)}` }, status: 414 },
+    { kind: 'a health probe', request: { url: '/healthz' }, status: 200 },
+    { kind: 'the document', request: { url: '/openapi.json' }, status: 200 },
+  ])('gives $kind the REST API set and no browser-document header', async ({ request, status }) => {
+    const res = await app.inject(request)
+    expect(res.statusCode).toBe(status)
+    expect(securityHeaders(res.headers)).toEqual(API)
+  })
+
+  it.each<{ kind: string; url: string; method?: 'HEAD'; status: number; type?: RegExp }>([
+    { kind: 'the docs page', url: '/docs/', status: 200, type: /^text\/html/ },
+    { kind: 'the docs page without its slash', url: '/docs', status: 200, type: /^text\/html/ },
+    { kind: 'its script', url: '/docs/static/swagger-ui-bundle.js', status: 200, type: /javascript/ },
+    { kind: 'its stylesheet', url: '/docs/static/swagger-ui.css', status: 200, type: /^text\/css/ },
+    {
+      kind: 'its stylesheet without its content',
+      url: '/docs/static/swagger-ui.css',
+      method: 'HEAD',
+      status: 200,
+    },
+  ])('gives $kind the headers of a document', async ({ url, method, status, type }) => {
+    const res = await app.inject({ url, method: method ?? 'GET' })
+    expect(res.statusCode).toBe(status)
+    if (type) expect(res.headers['content-type']).toMatch(type)
+    expect(securityHeaders(res.headers)).toEqual(DOCUMENT)
+  })
+
+  it("lets the docs page's Try it out reach the document's servers and no other origin", async () => {
+    const res = await app.inject({ url: '/docs/' })
+    const connect = String(res.headers['content-security-policy']).match(/connect-src ([^;]*)/)?.[1]
+    const servers = (spec.document.servers ?? []).map((server) => new URL(server.url).origin)
+    expect(connect?.split(' ')).toEqual(["'self'", ...new Set(servers)])
   })
 })

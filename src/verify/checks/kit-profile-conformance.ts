@@ -1,15 +1,31 @@
 // kit_profile_conformance: with the kit's profile, what the kit's server sends beyond the interface
-// (info.x-kit-profile): an X-Request-Id and the JSON API's security headers on every answer,
-// `Cache-Control: no-store` on operations that need a token, and RateLimit-Policy with RateLimit on
-// every answer whose response declares them (an overloaded server's 503, which comes before the
-// request is counted, aside).
+// (info.x-kit-profile): an X-Request-Id and a REST API's security headers, and no browser document's,
+// on every answer, `Cache-Control: no-store` on operations that need a token, and RateLimit-Policy
+// with RateLimit on every answer whose response declares them (an overloaded server's 503, which
+// comes before the request is counted, aside).
 import { answerCheck } from './check.js'
 import { documentedResponse } from './exchange.js'
+
+const REST_HEADERS = [
+  ['x-content-type-options', 'X-Content-Type-Options', 'nosniff'],
+  ['x-frame-options', 'X-Frame-Options', 'DENY'],
+] as const
+// helmet's headers for a browser document, which a JSON answer goes without.
+const DOCUMENT_ONLY = [
+  'cross-origin-opener-policy',
+  'cross-origin-resource-policy',
+  'origin-agent-cluster',
+  'referrer-policy',
+  'x-dns-prefetch-control',
+  'x-download-options',
+  'x-permitted-cross-domain-policies',
+  'x-xss-protection',
+]
 
 export const kitProfileConformance = answerCheck({
   name: 'kit_profile_conformance',
   description:
-    'with --profile kit: what the kit’s server does beyond the interface (request ids, security, cache and rate-limit headers)',
+    'with --profile kit: what the kit’s server does beyond the interface (request ids, a REST API’s security headers and no browser document’s, cache and rate-limit headers)',
   appliesTo: (exchange) => exchange.operation !== undefined && exchange.judging.kitProfile === true,
   run(exchange) {
     const { answer, operation } = exchange
@@ -22,10 +38,17 @@ export const kitProfileConformance = answerCheck({
       problems.push(
         `Content-Security-Policy is ${h['content-security-policy'] ?? 'missing'}, the kit profile says default-src 'none'`,
       )
-    if (h['x-content-type-options'] !== 'nosniff')
+    if (!/(^|;)\s*frame-ancestors 'none'\s*(;|$)/.test(h['content-security-policy'] ?? ''))
       problems.push(
-        `X-Content-Type-Options is ${h['x-content-type-options'] ?? 'missing'}, the kit profile says nosniff`,
+        `Content-Security-Policy is ${h['content-security-policy'] ?? 'missing'}, the kit profile says frame-ancestors 'none'`,
       )
+    for (const [name, shown, value] of REST_HEADERS)
+      if (h[name] !== value)
+        problems.push(`${shown} is ${h[name] ?? 'missing'}, the kit profile says ${value}`)
+    if (!h['strict-transport-security'])
+      problems.push('the kit profile’s Strict-Transport-Security header is missing')
+    for (const name of DOCUMENT_ONLY)
+      if (h[name] !== undefined) problems.push(`${name} is for a page a browser renders, not a JSON answer`)
     // A refusal written before any operation is chosen (405, and the bodiless-capable 408, 414, 431)
     // is not an operation's answer.
     const refusal = answer.status === 405 || (response as Record<string, unknown>)['x-body-optional'] === true

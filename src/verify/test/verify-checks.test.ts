@@ -132,6 +132,42 @@ describe('checks registered by name', () => {
     expect(new Set(profiled.map((f) => f.check))).toEqual(new Set(['kit_profile_conformance']))
     expect(profiled.map((f) => f.message).join('\n')).toMatch(/X-Request-Id/)
   })
+
+  it('holds a JSON answer to a REST API’s security headers and none of a browser document’s', () => {
+    const kit = (headers: Record<string, string>) =>
+      judgeExchange(
+        {
+          ...answerExchange(
+            entry('listPlants'),
+            { method: 'GET', path: '/plants' },
+            answerOf(200, { 'content-type': 'application/json', ...headers }, '[]'),
+            undefined,
+          ),
+          judging: { exact: true, kitProfile: true },
+        },
+        BUILT_IN_CHECKS,
+      ).findings.map((f) => f.message)
+    const rest = {
+      'x-request-id': 'one',
+      'cache-control': 'no-store',
+      'ratelimit-policy': '"default";q=1000;w=60',
+      ratelimit: '"default";r=999;t=60',
+      'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+      'strict-transport-security': 'max-age=31536000; includeSubDomains',
+      'x-content-type-options': 'nosniff',
+      'x-frame-options': 'DENY',
+    }
+    expect(kit(rest)).toEqual([])
+    expect(kit({ ...rest, 'referrer-policy': 'no-referrer', 'x-frame-options': 'SAMEORIGIN' })).toEqual([
+      'X-Frame-Options is SAMEORIGIN, the kit profile says DENY',
+      'referrer-policy is for a page a browser renders, not a JSON answer',
+    ])
+    const { 'strict-transport-security': _, ...withoutHsts } = rest
+    expect(kit({ ...withoutHsts, 'content-security-policy': "default-src 'none'" })).toEqual([
+      "Content-Security-Policy is default-src 'none', the kit profile says frame-ancestors 'none'",
+      'the kit profile’s Strict-Transport-Security header is missing',
+    ])
+  })
 })
 
 describe('the interface apart from the kit profile', () => {

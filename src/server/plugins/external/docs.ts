@@ -8,6 +8,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { docsDocument } from '../../lib/docs-document.js'
+import { documentHeaders } from './security-headers.js'
 
 const DOCS = '/docs'
 // Set by this app's own reply for the body it sends.
@@ -15,6 +16,7 @@ const ownHeaders = new Set(['content-length', 'date', 'connection', 'keep-alive'
 
 export default fp(async (app) => {
   const document = app.spec.document
+  const headers = documentHeaders(pagePolicy(document.servers))
   let docsApp: Promise<FastifyInstance> | undefined
   const build = async () => {
     const [{ default: Fastify }, { default: swagger }, { default: swaggerUi }] = await Promise.all([
@@ -40,19 +42,45 @@ export default fp(async (app) => {
       url: request.url,
       headers: request.headers,
     })
+    // The 404 is a JSON answer like any other, with the API's headers.
     if (answer.statusCode === 404) return reply.callNotFound()
     for (const [name, value] of Object.entries(answer.headers)) {
       // A HEAD answer carries the length of the body it leaves out.
       const own = ownHeaders.has(name) && !(name === 'content-length' && request.method === 'HEAD')
       if (value !== undefined && !own) reply.header(name, value)
     }
-    reply.code(answer.statusCode)
+    reply.headers(headers).code(answer.statusCode)
     // An empty body without a content type (a redirect) stays without one.
     const empty = answer.rawPayload.length === 0 && answer.headers['content-type'] === undefined
     return empty ? reply.send() : reply.send(answer.rawPayload)
   }
-  // The page runs Swagger UI's own scripts and styles: the API's CSP would stop them.
-  app.route({ method: ['GET', 'HEAD'], url: DOCS, handler: serve, config: { securityHeaders: false } })
-  app.route({ method: ['GET', 'HEAD'], url: `${DOCS}/*`, handler: serve, config: { securityHeaders: false } })
+  // The page runs Swagger UI's own scripts and styles, which the API's CSP would stop: serve() writes
+  // the page's headers over the API's.
+  app.route({ method: ['GET', 'HEAD'], url: DOCS, handler: serve })
+  app.route({ method: ['GET', 'HEAD'], url: `${DOCS}/*`, handler: serve })
   app.get('/openapi.json', async () => document)
 })
+
+// The one inline thing Swagger UI writes: its logo's SVG carries a <style> element,
+// `.logo_small_svg__cls-2{fill:#fff}.logo_small_svg__cls-3{fill:#85ea2d}` (its standalone preset).
+const LOGO_STYLE = "'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w='"
+
+/**
+ * The page's CSP: Swagger UI's scripts, styles and pictures from this origin, the pictures its
+ * stylesheet holds as data: URLs, and "Try it out" against this origin and the document's servers;
+ * nothing else inline, no plugin, no form, no frame around it.
+ */
+function pagePolicy(servers: readonly { url: string }[] | undefined): string {
+  const origins = new Set<string>()
+  for (const { url } of servers ?? []) if (URL.canParse(url)) origins.add(new URL(url).origin)
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    `style-src 'self' ${LOGO_STYLE}`,
+    "img-src 'self' data:",
+    `connect-src 'self' ${[...origins].join(' ')}`.trim(),
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ')
+}
