@@ -535,17 +535,34 @@ describe('a verifier app, installed from the tarballs', () => {
   }, 240_000)
 
   // An implementation of the plant store that is not the kit's: plain node:http, as another team writes it.
+  // Each planted bug is named by the check that finds it; the race and the crossed cursor by their
+  // layers alone, which is where the installed verifier meets them.
   it.each([
-    ['agrees with a correct implementation (exit 0)', '', 0],
-    ['finds a planted bug (exit 1)', 'tag-filter-ignored', 1],
+    ['agrees with a correct implementation (exit 0)', '', 0, [], undefined],
+    ['finds a planted bug (exit 1)', 'tag-filter-ignored', 1, [], 'store_conformance'],
+    [
+      'finds creates of one id that race (exit 1)',
+      'create-race',
+      1,
+      ['--only', 'concurrency'],
+      'concurrent_consistency',
+    ],
+    [
+      'finds a cursor served to another principal (exit 1)',
+      'crossed-cursor',
+      1,
+      ['--only', 'security'],
+      'principal_isolation',
+    ],
   ] as const)(
     '%s',
-    async (_name, bug, status) => {
+    async (_name, bug, status, only, check) => {
       const store = await independentStore(bug)
       try {
-        const args = verifyCommand(store.url)
+        const args = [...verifyCommand(store.url), ...only]
         const { exit, output } = await run(app, 'npx', [...args, '--requests', '200', '--sequences', '20'])
         expect(exit, output).toBe(status)
+        if (check) expect(output).toContain(check)
       } finally {
         await store.stop()
       }
