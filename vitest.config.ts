@@ -104,9 +104,10 @@ export default defineConfig({
   // @plant-store/* from their sources, by tsconfig.json's paths as tsc and tsx take them: no build first.
   resolve: { tsconfigPaths: true },
   test: {
-    // Most files wait on the servers they start more than they compute: three at a time even on two
-    // cores, where vitest's default (one fewer than the cores) would run them one by one.
-    maxWorkers: Math.max(3, availableParallelism() - 1),
+    // Most files wait on the servers they start more than they compute: two at a time even on two
+    // cores, where vitest's default (one fewer than the cores) would run them one by one (three at a time
+    // there took longer: the servers they start compete for the cores too).
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     testTimeout: 20_000,
     // Tests marked concurrent wait on processes of their own (the contract suite on drafts of the
     // document): two at a time keeps the waits overlapping without crowding two cores.

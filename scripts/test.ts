@@ -24,9 +24,9 @@ interface Stage {
   /** The JUnit report the stage writes, whose counts stand for it; without one, the stage is one check. */
   junit?: string
   /**
-   * Runs beside the stages after it instead of before them, its output kept and shown whole once it
-   * ends: for a stage that mostly waits (on the registry, on a browser), so that its waits and the
-   * others' work overlap.
+   * Runs beside the stages after it instead of before them, at a lower priority (nice), its output kept
+   * and shown whole once it ends: for a stage that mostly waits (on the registry, on a browser), so that
+   * its waits and the others' work overlap, and the others keep the cores when both want them.
    */
   beside?: true
 }
@@ -39,6 +39,15 @@ const stages: Stage[] = [
     name: 'lint: the OpenAPI document (Spectral, OWASP rules)',
     command: ['spectral', 'lint', 'spec/openapi.yaml', '--fail-severity', 'warn'],
   },
+  // The packages' list lives in package.json's build script alone. Before the packages are packed, so
+  // that their builds are fresh and packing writes none while the tests run what they built.
+  { name: 'build', command: ['npm', 'run', '--silent', 'build'] },
+  {
+    name: 'packages, packed and installed into scratch apps (publint, attw)',
+    command: ['vitest', 'run', '--config', 'test/packages/vitest.config.ts'],
+    junit: 'reports/packages.junit.xml',
+    beside: true,
+  },
   {
     name: 'unit and integration tests',
     command: [
@@ -49,21 +58,6 @@ const stages: Stage[] = [
       '--outputFile.junit=reports/unit.junit.xml',
     ],
     junit: 'reports/unit.junit.xml',
-  },
-  // The packages' list lives in package.json's build script alone. Before the packages are packed, so
-  // that their builds are fresh and packing writes none while the benchmark reads them.
-  { name: 'build', command: ['npm', 'run', '--silent', 'build'] },
-  {
-    name: 'packages, packed and installed into scratch apps (publint, attw)',
-    command: ['vitest', 'run', '--config', 'test/packages/vitest.config.ts'],
-    junit: 'reports/packages.junit.xml',
-    beside: true,
-  },
-  // It times nothing in its quick mode (it proves the script works), so what runs beside it costs nothing.
-  {
-    name: 'benchmark, quick mode',
-    command: ['node', '--import', 'tsx', 'bench/run-bench.ts', '--quick'],
-    beside: true,
   },
   {
     name: 'contract suite',
@@ -80,6 +74,7 @@ const stages: Stage[] = [
     command: ['node', '--import', 'tsx', 'contracts/dredd/run-dredd.ts'],
     junit: 'reports/dredd.junit.xml',
   },
+  { name: 'benchmark, quick mode', command: ['node', '--import', 'tsx', 'bench/run-bench.ts', '--quick'] },
 ]
 
 interface Counts {
@@ -101,7 +96,7 @@ type Result = { stage: Stage; counts: Counts; seconds: number; note?: string }
 async function runStage(stage: Stage, show: (chunk: string, stream: 'stdout' | 'stderr') => void) {
   if (stage.junit) rmSync(join(repoRoot, stage.junit), { force: true })
   const began = performance.now()
-  const [command = '', ...args] = stage.command
+  const [command = '', ...args] = stage.beside ? ['nice', '-n', '10', ...stage.command] : stage.command
   const { exit } = await runToExit({
     name: stage.name,
     command,

@@ -6,7 +6,12 @@
 import { type Results, verify } from '@plant-store/verify'
 import { afterAll, describe, expect, it } from 'vitest'
 import * as commands from '../../../scripts/lib/commands.js'
+import { INSTALL_HINT, postgresBinDir, startCluster } from '../../../scripts/lib/postgres.js'
 import { repoRoot, type Started, startProcess } from '../../../scripts/lib/processes.js'
+
+// CI always has PostgreSQL (.ci/run installs it); elsewhere its case says why it is skipped.
+const postgres = postgresBinDir() !== undefined || process.env.CI === 'true'
+if (!postgres) console.warn(`the verifier against the server on PostgreSQL is skipped: ${INSTALL_HINT}`)
 
 const started: Started[] = []
 afterAll(async () => {
@@ -131,6 +136,34 @@ describe('the verifier, against the kit by URL', () => {
       const results = await verify({ baseUrl: target.url, tokens, anyToken, profile, ...SMALL })
       expect(results.failures.length, summary(results)).toBe(0)
       await target.stop()
+    },
+    240_000,
+  )
+
+  // The same server on its other store, where creates sent together meet in the database, not in Node.
+  it.skipIf(!postgres)(
+    'the real server on PostgreSQL, held to the kit profile, passes',
+    async () => {
+      const cluster = await startCluster()
+      try {
+        const target = await start(
+          commands.server({
+            name: 'real server on PostgreSQL',
+            env: {
+              AUTH_TOKENS: `a:${tokens[0]},b:${tokens[1]}`,
+              NODE_ENV: 'test',
+              ...commands.generousLimits,
+              DATABASE_URL: await cluster.createDatabase(),
+            },
+          }),
+        )
+        const results = await verify({ baseUrl: target.url, tokens, profile: 'kit', ...SMALL })
+        expect(results.failures.length, summary(results)).toBe(0)
+        expect(results.stopped).toEqual([])
+        await target.stop()
+      } finally {
+        await cluster.destroy()
+      }
     },
     240_000,
   )
