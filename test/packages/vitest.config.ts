@@ -10,9 +10,9 @@ export default defineConfig({
     include: ['test/packages/**/*.test.ts'],
     // The packages packed once for every file (and, on CI, for every Node line): packed.ts.
     globalSetup: ['test/packages/packed.ts'],
-    // The three files at once, whatever the cores: each mostly waits (on the registry, on npm's installs, on
-    // a browser), and they share nothing but the tarballs, which none of them writes.
-    maxWorkers: 3,
+    // Two files at once, whatever the cores: each mostly waits (on the registry, on npm's installs, on a
+    // browser), and they share nothing but the tarballs, which none of them writes.
+    maxWorkers: 2,
     testTimeout: 180_000,
     hookTimeout: 480_000,
     reporters: ['default', 'junit'],
