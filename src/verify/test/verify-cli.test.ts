@@ -48,41 +48,35 @@ describe('plant-store-verify', () => {
   })
 
   it('exits 2 with one line for a usage error and for a server that cannot be reached', async () => {
-    const oneToken = await run(['--base-url', 'http://127.0.0.1:9', '--token', 'a'])
+    const base = ['--base-url', 'http://127.0.0.1:9', '--token', 'a', '--token', 'b']
+    const port = await closedPort()
+    // Each run a Node process of its own, all at once (each mostly waits on its start): a busy machine
+    // may take a while.
+    const [oneToken, unknown, noSecret, noReceiver, badPort, nothing] = await Promise.all([
+      run(['--base-url', 'http://127.0.0.1:9', '--token', 'a']),
+      run([...base, '--only', 'everything']),
+      run([...base, '--webhook-listen', '0']),
+      run([...base, '--webhook-secret', 'whsec_AAAA']),
+      run([...base, '--webhook-listen', '70000', '--webhook-secret', 'whsec_AAAA']),
+      run(['--base-url', `http://127.0.0.1:${port}`, '--token', 'a', '--token', 'b']),
+    ])
     expect(oneToken.exit).toBe(2)
     expect(oneToken.output.trim().split('\n')).toHaveLength(1)
     expect(oneToken.output).toMatch(/two tokens/)
-    const unknown = await run([
-      '--base-url',
-      'http://127.0.0.1:9',
-      '--token',
-      'a',
-      '--token',
-      'b',
-      '--only',
-      'everything',
-    ])
     expect(unknown.exit).toBe(2)
     expect(unknown.output).toMatch(/unknown layer everything/)
-    const base = ['--base-url', 'http://127.0.0.1:9', '--token', 'a', '--token', 'b']
-    const noSecret = await run([...base, '--webhook-listen', '0'])
     expect([noSecret.exit, noSecret.output]).toEqual([2, expect.stringMatching(/needs the secret/)])
-    const noReceiver = await run([...base, '--webhook-secret', 'whsec_AAAA'])
     expect([noReceiver.exit, noReceiver.output]).toEqual([
       2,
       expect.stringMatching(/go with --webhook-listen/),
     ])
-    const badPort = await run([...base, '--webhook-listen', '70000', '--webhook-secret', 'whsec_AAAA'])
     expect([badPort.exit, badPort.output]).toEqual([
       2,
       expect.stringMatching(/--webhook-listen must be a port number \(0-65535\), not "70000"/),
     ])
-    const port = await closedPort()
-    const nothing = await run(['--base-url', `http://127.0.0.1:${port}`, '--token', 'a', '--token', 'b'])
     expect(nothing.exit).toBe(2)
     expect(nothing.output.trim().split('\n')).toHaveLength(1)
     expect(nothing.output).toMatch(/cannot reach http:\/\/127\.0\.0\.1:\d+: ECONNREFUSED/)
-    // Seven runs of the command, each a Node process of its own: a busy machine may take a while.
   }, 90_000)
 
   it('exits 0 against a correct server, taking VERIFY_BASE_URL and VERIFY_TOKENS, and writes its reports', async () => {
