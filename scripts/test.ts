@@ -98,11 +98,13 @@ type Result = { stage: Stage; counts: Counts; seconds: number; note?: string }
 async function runStage(stage: Stage, show: (chunk: string, stream: 'stdout' | 'stderr') => void) {
   if (stage.junit) rmSync(join(repoRoot, stage.junit), { force: true })
   const began = performance.now()
-  const [command = '', ...args] = stage.beside ? ['nice', '-n', '10', ...stage.command] : stage.command
+  const [tool = '', ...rest] = stage.command
+  const own = [tool, ...rest, ...(colour ? [] : noColourArgs(tool))]
+  const [command = '', ...args] = stage.beside ? ['nice', '-n', '10', ...own] : own
   const { exit } = await runToExit({
     name: stage.name,
     command,
-    args: colour ? args : [...args, ...noColourArgs(command)],
+    args,
     env,
     timeoutMs: 20 * 60_000,
     onOutput: show,

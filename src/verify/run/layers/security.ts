@@ -17,7 +17,7 @@ import { linkLeaves, resolveLink } from '../../judge/links.js'
 import { parametersOf } from '../../report/coverage.js'
 import type { Context } from '../context.js'
 import { type OwnedPlant, plantsOrStop } from '../subject.js'
-import { REFUSALS, settledMethods } from './settled.js'
+import { concrete, REFUSALS, settledMethods } from './settled.js'
 
 export async function runSecurity(ctx: Context): Promise<void> {
   const { subject, options, loaded } = ctx
@@ -355,8 +355,7 @@ async function otherMethods(ctx: Context): Promise<void> {
     const operations = loaded.operations.filter((e) => e.path === path)
     const first = operations[0]
     if (!first || operations.some((e) => e.method === 'patch')) continue
-    const concrete = path.replace(/\{[^}]+\}/g, String(ctx.idBase + 1n))
-    const request: RequestSpec = { method: 'PATCH', path: concrete, auth: { kind: 'principal' } }
+    const request: RequestSpec = { method: 'PATCH', path: concrete(ctx, path), auth: { kind: 'principal' } }
     const answer = await subject.send(subject.baseUrl, request, subject.authorization(0))
     const allowed = operations.map((e) => e.method.toUpperCase())
     if (answer.status !== 405 || answer.headers.allow === undefined)

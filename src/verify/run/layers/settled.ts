@@ -11,7 +11,8 @@ import type { Context } from '../context.js'
 /** Every status a refusal may have: any 4xx or 5xx. */
 export const REFUSALS = Array.from({ length: 200 }, (_, i) => 400 + i)
 
-const concrete = (ctx: Context, path: string) => path.replace(/\{[^}]+\}/g, String(ctx.idBase + 1n))
+/** A documented path with each parameter filled by an id of the run's own, which names no plant. */
+export const concrete = (ctx: Context, path: string) => path.replace(/\{[^}]+\}/g, String(ctx.idBase + 1n))
 
 /** One settled case as judged: its verdict, and what the case itself judged by (`own.checks`) and found. */
 interface SettledCase {
