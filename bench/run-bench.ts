@@ -170,7 +170,7 @@ try {
     inProcess = await measureHandlers(root, quick ? 100 : 2_000)
   }
   if (wanted('verify')) {
-    console.error('  verify: plant-store-verify against a fresh server, beside a bare fetch loop')
+    console.error('  verify: plant-store-verify against a fresh server, beside a bare request loop')
     const fresh = await startServer(`sqlite:${join(dir, 'verify.db')}`, 'verify', false)
     verified = await measureVerify(
       root,

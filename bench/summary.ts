@@ -40,7 +40,7 @@ export function verifyLine(verified: VerifyResult): string {
   return (
     `Verifier (plant-store-verify, ${verified.requests} requests against a fresh server): ` +
     `${verified.perSecond.toFixed(0)} answers judged a second, ${verified.cpuUsPerRequest.toFixed(0)} µs CPU per request; ` +
-    `a bare sequential fetch loop in the same run: ${verified.baseline.perSecond.toFixed(0)} a second, ` +
+    `a bare loop of sequential requests (node:http, kept-open connections) in the same run: ${verified.baseline.perSecond.toFixed(0)} a second, ` +
     `${verified.baseline.cpuUsPerRequest.toFixed(0)} µs CPU per request (ratio ${verified.ratio.perSecond.toFixed(2)} in rate, ` +
     `${verified.ratio.cpuPerRequest.toFixed(2)} in CPU); ${verified.seconds.toFixed(1)} s in all.`
   )

@@ -1,7 +1,8 @@
 // The verifier's own speed against the real server, in a fresh Node process running the built package
 // (src/verify/dist/): answers judged a second and CPU per request, beside a baseline in the same run,
-// a bare loop of sequential fetches to the same server from the same kind of process, which is the
-// ceiling any one-request-at-a-time client meets.
+// a bare loop of sequential requests to the same server from the same kind of process, over node:http
+// with kept-open connections as the verifier sends them, which is the ceiling any one-request-at-a-time
+// client meets.
 import { join } from 'node:path'
 import { runToExit } from '../scripts/lib/processes.js'
 
@@ -24,12 +25,20 @@ const probe = (
   sequences: number,
 ) => `
 const { verify } = await import(${JSON.stringify(module)})
+const { Agent, get } = await import('node:http')
+const agent = new Agent({ keepAlive: true })
 const url = ${JSON.stringify(url)}
 const headers = { authorization: 'Bearer ' + ${JSON.stringify(tokens[0])}, accept: 'application/json' }
 async function bare(n) {
   const cpu = process.cpuUsage()
   const t = performance.now()
-  for (let i = 0; i < n; i++) await (await fetch(url + '/plants/' + (1000 + (i % 50)), { headers })).text()
+  for (let i = 0; i < n; i++)
+    await new Promise((resolve, reject) =>
+      get(url + '/plants/' + (1000 + (i % 50)), { headers, agent }, (res) => {
+        let text = ''
+        res.setEncoding('utf8').on('data', (chunk) => (text += chunk)).on('end', () => resolve(text))
+      }).on('error', reject),
+    )
   const used = process.cpuUsage(cpu)
   return { requests: n, seconds: (performance.now() - t) / 1000, cpuUs: used.user + used.system }
 }
