@@ -122,6 +122,8 @@ export default defineConfig({
           name: 'all',
           include: lineCheck ? differsByLine : tests,
           exclude: ['test/packages/**', '**/node_modules/**', '**/dist/**'],
+          // The server and the verifier's command are started from dist/, as users run them.
+          globalSetup: ['test/helpers/build-global-setup.ts'],
         },
       },
       ...(postgres

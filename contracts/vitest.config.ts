@@ -20,6 +20,8 @@ export default defineConfig({
     // The stalled requests of one target wait out its headers timeout together (plant-store.contract.ts).
     maxConcurrency: 10,
     hookTimeout: 120_000,
+    // The server is started from dist/, as users run it.
+    globalSetup: ['test/helpers/build-global-setup.ts'],
     reporters: ['default', 'junit'],
     outputFile: { junit: 'reports/contract.junit.xml' },
   },

@@ -39,6 +39,9 @@ const stages: Stage[] = [
     name: 'lint: the OpenAPI document (Spectral, OWASP rules)',
     command: ['spectral', 'lint', 'spec/openapi.yaml', '--fail-severity', 'warn'],
   },
+  // The packages' list lives in package.json's build script alone. First: the tests start the server
+  // and the commands from dist/, and packing writes no build while the benchmark reads them.
+  { name: 'build', command: ['npm', 'run', '--silent', 'build'] },
   {
     name: 'unit and integration tests',
     command: [
@@ -50,9 +53,6 @@ const stages: Stage[] = [
     ],
     junit: 'reports/unit.junit.xml',
   },
-  // The packages' list lives in package.json's build script alone. Before the packages are packed, so
-  // that their builds are fresh and packing writes none while the benchmark reads them.
-  { name: 'build', command: ['npm', 'run', '--silent', 'build'] },
   // Beside the contract suite, the gate, Dredd and the benchmark, which leave the cores half idle; not
   // beside the unit tests, which keep both busy (beside them, the two together took longer).
   {

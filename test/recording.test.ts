@@ -157,10 +157,16 @@ describe('replaying the recording as a mock', () => {
   it('starts the sandbox (--seed) with each principal’s plants as the recording left them', async () => {
     const file = join(work, 'departed.har')
     await writeFile(file, JSON.stringify(withDeparture()))
-    const cli = join(repoRoot, 'src/server/cli.ts')
     const box = await startProcess({
       ...sandbox({ env: generousLimits }),
-      args: ['--import', 'tsx', cli, '--sandbox', '--seed', file, '--port', '0'],
+      args: [
+        join(repoRoot, 'src/server/bin/plant-store-server.js'),
+        '--sandbox',
+        '--seed',
+        file,
+        '--port',
+        '0',
+      ],
       timeoutMs: 30_000,
     })
     started.push(box)
@@ -262,7 +268,7 @@ describe('replaying the recording as a regression test', () => {
     runToExit({
       name: 'plant-store-verify --replay',
       command: process.execPath,
-      args: ['--import', 'tsx', join(repoRoot, 'src/verify/cli.ts'), '--replay', har, ...args],
+      args: [join(repoRoot, 'src/verify/bin/plant-store-verify.js'), '--replay', har, ...args],
       env: { GITHUB_ACTIONS: undefined },
       timeoutMs: 60_000,
     })

@@ -46,22 +46,18 @@ export interface Listen {
 const loopback: Listen = { host: '127.0.0.1', port: 0 }
 
 /**
- * The real server: the built `src/server/dist/server.js` (as `npm start` and production run it), or the
- * TypeScript sources through tsx, so a test run checks the code as it is, unbuilt.
- * `CONTRACT_SERVER_CMD` (e.g. `node src/server/dist/server.js`) overrides the sources' command.
+ * The real server as `npm start` and production run it: the built `src/server/dist/server.js`. Test runs
+ * build the packages first (test/helpers/build-global-setup.ts), so it is the code as it is.
+ * `CONTRACT_SERVER_CMD` (another build, another implementation) takes its place, unless `kit` asks
+ * for the kit's own.
  */
-export function serverCommand(built = false): { command: string; args: string[] } {
-  if (built)
-    return { command: process.execPath, args: [join(repoRoot, 'src', 'server', 'dist', 'server.js')] }
+export function serverCommand(kit = false): { command: string; args: string[] } {
   const custom = process.env.CONTRACT_SERVER_CMD?.trim()
-  if (custom) {
+  if (custom && !kit) {
     const [command = 'node', ...args] = custom.split(/\s+/)
     return { command, args }
   }
-  return {
-    command: process.execPath,
-    args: ['--import', 'tsx', join(repoRoot, 'src', 'server', 'server.ts')],
-  }
+  return { command: process.execPath, args: [join(repoRoot, 'src', 'server', 'dist', 'server.js')] }
 }
 
 export interface ServerOptions {
@@ -69,6 +65,7 @@ export interface ServerOptions {
   listen?: Listen
   /** The server's environment on top of a loopback address, a free port and an in-memory store. */
   env?: Record<string, string | undefined>
+  /** The kit's own server, whatever CONTRACT_SERVER_CMD names. */
   built?: boolean
   logFile?: string
   /** The environment holds PATH and these alone, nothing inherited. */

@@ -8,7 +8,8 @@ import { afterAll, beforeAll } from 'vitest'
 import { repoRoot, runToExit, type Started, startProcess } from '../../../scripts/lib/processes.js'
 import { BUILT_IN_CHECKS } from '../checks/registry.js'
 
-export const cli = ['--import', 'tsx', join(repoRoot, 'src/verify/cli.ts')]
+/** The command as users run it (test runs build it first: test/helpers/build-global-setup.ts). */
+export const cli = [join(repoRoot, 'src/verify/bin/plant-store-verify.js')]
 const TOKENS = 'alice=token-alice,bob=token-bob'
 
 /** The built-in checks of these names, for Results made by hand. */

@@ -194,9 +194,7 @@ describe('against a running store', () => {
       name: 'plant-store-verify --consumer',
       command: process.execPath,
       args: [
-        '--import',
-        'tsx',
-        join(repoRoot, 'src/verify/cli.ts'),
+        join(repoRoot, 'src/verify/bin/plant-store-verify.js'),
         ...['--base-url', url, '--token', 'token-alice', '--token', 'token-bob', '--seed', '7'],
         ...['--consumer', file, '--json', json, '--junit', junit],
       ],
@@ -219,7 +217,7 @@ describe('against a running store', () => {
   }, 120_000)
 
   it('refuses --consumer with --only, and a file that is not a contract', async () => {
-    const cli = ['--import', 'tsx', join(repoRoot, 'src/verify/cli.ts'), '--base-url', 'http://127.0.0.1:9']
+    const cli = [join(repoRoot, 'src/verify/bin/plant-store-verify.js'), '--base-url', 'http://127.0.0.1:9']
     const tokens = ['--token', 'a', '--token', 'b']
     const env = { VERIFY_BASE_URL: undefined, VERIFY_TOKENS: undefined }
     const only = await runToExit({

@@ -43,7 +43,7 @@ describe('a default run against the kit’s server with every default', () => {
     const run = await runToExit({
       name: 'plant-store-verify',
       command: process.execPath,
-      args: ['--import', 'tsx', join(repoRoot, 'src/verify/cli.ts'), '--base-url', kit.url, '--json', json],
+      args: [join(repoRoot, 'src/verify/bin/plant-store-verify.js'), '--base-url', kit.url, '--json', json],
       env: { VERIFY_TOKENS: 'token-a,token-b', VERIFY_BASE_URL: undefined, GITHUB_ACTIONS: undefined },
       timeoutMs: 300_000,
     })

@@ -74,7 +74,7 @@ describe('--replay', () => {
       name: 'plant-store-verify --replay',
       command: process.execPath,
       args: [
-        ...['--import', 'tsx', join(repoRoot, 'src/verify/cli.ts'), '--replay', file],
+        ...[join(repoRoot, 'src/verify/bin/plant-store-verify.js'), '--replay', file],
         ...['--base-url', target.url, '--token', 'token-alice'],
         ...['--json', files.json, '--junit', files.junit, '--report', files.report, '--html', files.html],
       ],
