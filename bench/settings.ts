@@ -40,7 +40,8 @@ export function benchSettings() {
     // Many short rounds rather than a few long ones: medians over rounds shrug off bursts of other work.
     rounds: Number(args.rounds ?? (quick ? 1 : 5)),
     /** Seconds of measured load per target per round. */
-    duration: Number(args.duration ?? (quick ? 1 : 3)),
+    // Half a second proves a load works: the quick run measures nothing.
+    duration: Number(args.duration ?? (quick ? 0.5 : 3)),
     /** Seconds of unmeasured load before a target's first round, so the JIT has settled. */
     warmup: Number(args.warmup ?? (quick ? 0 : 1)),
     connections: Number(args.connections ?? 32),
@@ -51,7 +52,7 @@ export function benchSettings() {
     largePostgresStore: quick ? 10_000 : 1_000_000,
     prism: !quick,
     durabilityCycles: quick ? 1 : 3,
-    killAfter: quick ? 1 : 2,
+    killAfter: quick ? 0.5 : 2,
     /** Extra restarts of the server on the largest store, only to time the start. */
     extraStarts: quick || !readsWanted ? 0 : 3,
     /** The cost ledger's loads: a few seconds per layer and scenario (--rounds and --duration set them too). */

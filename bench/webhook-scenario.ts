@@ -106,7 +106,7 @@ export async function runWebhookScenario({
     token: writer,
     load: createPlant(writer),
     connections: settings.connections,
-    duration: settings.quick ? 1 : settings.duration * 3,
+    duration: settings.quick ? 0.5 : settings.duration * 3,
     probes: settings.quick ? 5 : 100,
   })
   for (const process of [plain, hooked, receiver]) await process.stop()
