@@ -124,15 +124,20 @@ export interface PrismOptions {
 }
 
 /**
- * `npm run mock` (`mock:dynamic` with `dynamic`), as developers run it: `plant-store-mock`, Prism
- * behind the front that judges requests as the real server does (src/mock/mock-front.ts).
+ * The `plant-store-mock` command (`--dynamic` with `dynamic`), built, as users run it and as
+ * `npm run mock` runs it (scripts/launch.ts): Prism behind the front that judges requests as the real
+ * server does (src/mock/mock-front.ts).
  */
 export function mock({ listen = loopback, spec = specPath, logFile }: PrismOptions = {}, dynamic = false) {
   return {
     name: dynamic ? 'mock (dynamic)' : 'mock',
     command: process.execPath,
-    args: ['--import', 'tsx', join(repoRoot, 'scripts', 'launch.ts'), dynamic ? 'mock:dynamic' : 'mock'],
-    env: { MOCK_HOST: listen.host, MOCK_PORT: String(listen.port), MOCK_SPEC: spec },
+    args: [
+      join(repoRoot, 'src', 'mock', 'bin', 'plant-store-mock.js'),
+      ...(dynamic ? ['--dynamic'] : []),
+      ...['--host', listen.host, '--port', String(listen.port), '--spec', spec],
+    ],
+    env: {},
     logFile,
     listening: mockListening,
   } satisfies StartOptions
@@ -156,9 +161,10 @@ export interface ProxyOptions {
 }
 
 /**
- * The kit's validating proxy (src/verify/proxy/proxy.ts) in front of a real server, started as
- * `npm run proxy` starts it: it forwards every request and answer byte for byte and reports where an
- * answer departs from the document, without changing it.
+ * The kit's validating proxy (src/verify/proxy/proxy.ts) in front of a real server: the built
+ * `plant-store-proxy` command, as users run it and as `npm run proxy` runs it (scripts/launch.ts). It
+ * forwards every request and answer byte for byte and reports where an answer departs from the
+ * document, without changing it.
  */
 export function proxy(
   upstream: string,
@@ -168,18 +174,11 @@ export function proxy(
     name: 'validating proxy',
     command: process.execPath,
     args: [
-      '--import',
-      'tsx',
-      join(repoRoot, 'scripts', 'launch.ts'),
-      'proxy',
+      join(repoRoot, 'src', 'verify', 'bin', 'plant-store-proxy.js'),
+      ...['--upstream', upstream, '--spec', spec, '--host', listen.host, '--port', String(listen.port)],
       ...(record ? ['--record', record] : []),
     ],
-    env: {
-      PROXY_UPSTREAM: upstream,
-      PROXY_HOST: listen.host,
-      PROXY_PORT: String(listen.port),
-      PROXY_SPEC: spec,
-    },
+    env: {},
     logFile,
     listening: proxyListening,
   } satisfies StartOptions
