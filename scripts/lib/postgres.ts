@@ -77,6 +77,14 @@ export async function createDatabase(adminUrl: string): Promise<string> {
   return adminUrl.replace(/\/postgres$/, `/${name}`)
 }
 
+/** As root, the folder is given to the `postgres` user, whom the binaries run as. */
+async function forPostgres(dir: string): Promise<void> {
+  if (!asRoot) return
+  const uid = Number((await run('id', ['-u', 'postgres'])).stdout)
+  const gid = Number((await run('id', ['-g', 'postgres'])).stdout)
+  chownSync(dir, uid, gid)
+}
+
 const INITDB = ['-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync']
 
 /**
@@ -93,11 +101,7 @@ async function initialized(bin: string): Promise<string> {
   if (existsSync(join(kept, 'PG_VERSION'))) return kept
   const dir = mkdtempSync(join(tmpdir(), 'plant-store-pg-'))
   try {
-    if (asRoot) {
-      const uid = Number((await run('id', ['-u', 'postgres'])).stdout)
-      const gid = Number((await run('id', ['-g', 'postgres'])).stdout)
-      chownSync(dir, uid, gid)
-    }
+    await forPostgres(dir)
     await run(...command(join(bin, 'initdb'), ['-D', join(dir, 'data'), ...INITDB]), { cwd: dir })
     mkdirSync(dirname(kept), { recursive: true })
     const staging = `${kept}.${process.pid}`
@@ -119,11 +123,7 @@ export async function startCluster(): Promise<Cluster> {
   if (!bin) throw new Error(`PostgreSQL's initdb and postgres were not found: ${INSTALL_HINT}`)
   const dir = mkdtempSync(join(tmpdir(), 'plant-store-pg-'))
   const data = join(dir, 'data')
-  if (asRoot) {
-    const uid = Number((await run('id', ['-u', 'postgres'])).stdout)
-    const gid = Number((await run('id', ['-g', 'postgres'])).stdout)
-    chownSync(dir, uid, gid)
-  }
+  await forPostgres(dir)
   const exec = (name: string, args: string[]) => run(...command(join(bin, name), args), { cwd: dir })
   // A copy of initdb's output, which keeps its owner and modes.
   await run('cp', ['-a', await initialized(bin), data])

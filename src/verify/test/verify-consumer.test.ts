@@ -23,6 +23,7 @@ import { answerOf } from '../http.js'
 import { judgeExchange } from '../judge/judge.js'
 import { EXACT } from '../judge/plant.js'
 import { coverageOf } from '../report/coverage.js'
+import { cli } from './command.js'
 
 const file = join(repoRoot, 'contracts/consumers/plant-store-consumer-app.json')
 const contract = parseContract(readFileSync(file, 'utf8'), file)
@@ -194,7 +195,7 @@ describe('against a running store', () => {
       name: 'plant-store-verify --consumer',
       command: process.execPath,
       args: [
-        join(repoRoot, 'src/verify/bin/plant-store-verify.js'),
+        ...cli,
         ...['--base-url', url, '--token', 'token-alice', '--token', 'token-bob', '--seed', '7'],
         ...['--consumer', file, '--json', json, '--junit', junit],
       ],
@@ -217,13 +218,13 @@ describe('against a running store', () => {
   }, 120_000)
 
   it('refuses --consumer with --only, and a file that is not a contract', async () => {
-    const cli = [join(repoRoot, 'src/verify/bin/plant-store-verify.js'), '--base-url', 'http://127.0.0.1:9']
+    const command = [...cli, '--base-url', 'http://127.0.0.1:9']
     const tokens = ['--token', 'a', '--token', 'b']
     const env = { VERIFY_BASE_URL: undefined, VERIFY_TOKENS: undefined }
     const only = await runToExit({
       name: 'verify --only',
       command: process.execPath,
-      args: [...cli, ...tokens, '--consumer', file, '--only', 'examples'],
+      args: [...command, ...tokens, '--consumer', file, '--only', 'examples'],
       env,
       timeoutMs: 60_000,
     })
@@ -235,7 +236,7 @@ describe('against a running store', () => {
     const bad = await runToExit({
       name: 'verify --consumer notes.json',
       command: process.execPath,
-      args: [...cli, ...tokens, '--consumer', join(repoRoot, 'package.json')],
+      args: [...command, ...tokens, '--consumer', join(repoRoot, 'package.json')],
       env,
       timeoutMs: 60_000,
     })
@@ -244,7 +245,7 @@ describe('against a running store', () => {
     const missing = await runToExit({
       name: 'verify --consumer missing',
       command: process.execPath,
-      args: [...cli, ...tokens, '--consumer', notes],
+      args: [...command, ...tokens, '--consumer', notes],
       env,
       timeoutMs: 60_000,
     })

@@ -9,11 +9,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { server } from '../../../scripts/lib/commands.js'
-import { repoRoot, runToExit, type Started, startProcess } from '../../../scripts/lib/processes.js'
+import { runToExit, type Started, startProcess } from '../../../scripts/lib/processes.js'
 import { loadConfig } from '../../server/config.js'
 import { refusedCases } from '../cases/refused-tokens.js'
 import { loadDocument } from '../document.js'
 import type { JsonReport } from '../report/json.js'
+import { cli } from './command.js'
 
 let work = ''
 let kit: Started | undefined
@@ -43,7 +44,7 @@ describe('a default run against the kit’s server with every default', () => {
     const run = await runToExit({
       name: 'plant-store-verify',
       command: process.execPath,
-      args: [join(repoRoot, 'src/verify/bin/plant-store-verify.js'), '--base-url', kit.url, '--json', json],
+      args: [...cli, '--base-url', kit.url, '--json', json],
       env: { VERIFY_TOKENS: 'token-a,token-b', VERIFY_BASE_URL: undefined, GITHUB_ACTIONS: undefined },
       timeoutMs: 300_000,
     })

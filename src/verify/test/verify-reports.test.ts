@@ -13,6 +13,7 @@ import { coverageOf } from '../report/coverage.js'
 import { notExercisedLines } from '../report/coverage-summary.js'
 import type { JsonReport } from '../report/json.js'
 import { REPORTERS } from '../report/reports.js'
+import { cli } from './command.js'
 
 const started: Started[] = []
 let work = ''
@@ -74,7 +75,8 @@ describe('--replay', () => {
       name: 'plant-store-verify --replay',
       command: process.execPath,
       args: [
-        ...[join(repoRoot, 'src/verify/bin/plant-store-verify.js'), '--replay', file],
+        ...cli,
+        ...['--replay', file],
         ...['--base-url', target.url, '--token', 'token-alice'],
         ...['--json', files.json, '--junit', files.junit, '--report', files.report, '--html', files.html],
       ],
