@@ -1,4 +1,4 @@
-// Where the log goes and how it reads: JSON lines, batched per event-loop turn (log-destination.ts),
+// Where the log goes and how it reads: JSON lines, written in batches (log-destination.ts),
 // for machines; on a terminal in development, one readable line per event through pino-pretty, when
 // it is installed. pino-pretty is an optional peer of the server: in production it is never needed,
 // and without it the log stays JSON, silently.

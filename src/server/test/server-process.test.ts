@@ -76,7 +76,7 @@ describe('the server process', { timeout: 60_000 }, () => {
     expect(await got.text()).toBe(`{"name":"Oak","id":${id},"tag":"tree"}`)
     second.signal('SIGTERM')
     expect(await second.exited).toBe(0)
-    // Log lines are batched per event-loop turn: the last ones are written before the process exits.
+    // Log lines are written in batches: the last ones are written before the process exits.
     expect(second.output()).toContain(`"url":"/plants/${id}","statusCode":200`)
     expect(second.output()).toContain('shutting down')
   })

@@ -1,10 +1,11 @@
 // Bearer authentication for every operation whose security the document requires: AUTH_TOKENS, and JWTs.
 import { hash } from 'node:crypto'
 import { bearerToken, type HttpError, tokenInvalid, tokenRequired } from '@plant-store/core'
-import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Config } from '../../config.js'
 import type { JwtVerifier } from '../../lib/jwt.js'
+import { withHook } from '../../lib/route-hooks.js'
 import { tooMany } from '../external/rate-limit.js'
 
 declare module 'fastify' {
@@ -61,8 +62,7 @@ export default fp(
 
     app.decorateRequest('principal', '')
     // A callback hook, not an async one: no promise per request.
-    app.addHook('onRequest', (request, reply, done) => {
-      if (!request.routeOptions.config.secured) return done()
+    const authenticate: onRequestHookHandler = (request, reply, done) => {
       // An answer for one principal is no one else's: no cache may keep it, a 401 included.
       reply.header('cache-control', 'no-store')
       const token = bearerToken(request.headers.authorization)
@@ -92,6 +92,10 @@ export default fp(
         // A 503 (the key set out of reach) is no failed guess, and is not counted.
         (error: HttpError) => (error.statusCode === 401 ? refuse(request, reply, error, done) : done(error)),
       )
+    }
+    // Only on the routes whose operation requires credentials, after the app's own onRequest hooks.
+    app.addHook('onRoute', (route) => {
+      if (route.config?.secured) route.onRequest = withHook(route.onRequest, authenticate)
     })
   },
   { name: 'auth', dependencies: ['rate-limit'] },

@@ -7,9 +7,10 @@
 // header fields for HTTP" (RateLimit-Policy and RateLimit, structured fields): `"default"` is the
 // principal's quota, `"failed-auth"` the address's.
 import { HttpError } from '@plant-store/core'
-import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyReply, FastifyRequest, preParsingHookHandler } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Config } from '../../config.js'
+import { withHook } from '../../lib/route-hooks.js'
 import { type Window, WindowCounter } from '../../lib/window-counter.js'
 
 declare module 'fastify' {
@@ -59,12 +60,14 @@ export default fp(
 
     // After authentication (onRequest), before the body is read: a refused or invalid request counts
     // too. Routes without security (health, the document, /docs) have no principal to count against.
-    app.addHook('preParsing', (request, reply, payload, done) => {
-      if (!request.routeOptions.config.secured) return done(null, payload)
+    const count: preParsingHookHandler = (request, reply, payload, done) => {
       const now = Date.now()
       const window = principals.hit(request.principal, now)
       const reset = quotaHeaders(reply, 'default', principals, window, now)
       done(window.count > max ? tooMany(reset, 'principal') : null, payload)
+    }
+    app.addHook('onRoute', (route) => {
+      if (route.config?.secured) route.preParsing = withHook(route.preParsing, count)
     })
 
     app.decorate('authFailureLimited', async (request: FastifyRequest, reply: FastifyReply) => {
