@@ -51,10 +51,12 @@ export function launcher({ dir, keySet, principals, profileDir }: LaunchOptions)
       },
       logFile: join(dir, `server-${++logCount}.log`),
     })
-    const [, ...rest] = command.args
+    // Node's settings as `npm start` gives them, for every build and layer alike.
+    const built = command.args.filter((arg) => !commands.serverNodeFlags.includes(arg))
+    const [, ...rest] = built
     const server = await startProcess({
       ...command,
-      args: [...profile, ...(script ?? [command.args[0] ?? '']), ...rest],
+      args: [...profile, ...commands.serverNodeFlags, ...(script ?? [built[0] ?? '']), ...rest],
     })
     serverStarts.push({ store, ms: server.startMs })
     started.push(server)
