@@ -52,11 +52,9 @@ export function launcher({ dir, keySet, principals, profileDir }: LaunchOptions)
       logFile: join(dir, `server-${++logCount}.log`),
     })
     // Node's settings as `npm start` gives them, for every build and layer alike.
-    const built = command.args.filter((arg) => !commands.serverNodeFlags.includes(arg))
-    const [, ...rest] = built
     const server = await startProcess({
       ...command,
-      args: [...profile, ...commands.serverNodeFlags, ...(script ?? [built[0] ?? '']), ...rest],
+      args: [...profile, ...commands.serverNodeFlags, ...(script ?? [commands.serverScript])],
     })
     serverStarts.push({ store, ms: server.startMs })
     started.push(server)

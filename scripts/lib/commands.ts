@@ -45,12 +45,9 @@ export interface Listen {
 
 const loopback: Listen = { host: '127.0.0.1', port: 0 }
 
-/**
- * The real server as `npm start` and production run it: the built `src/server/dist/server.js`. Test runs
- * build the packages first (test/helpers/build-global-setup.ts), so it is the code as it is.
- * `CONTRACT_SERVER_CMD` (another build, another implementation) takes its place, unless `kit` asks
- * for the kit's own.
- */
+/** The built server, as the kit's launchers start it. */
+export const serverScript = join(repoRoot, 'src', 'server', 'dist', 'server.js')
+
 /**
  * Node's settings the server runs with, as `npm start` gives them. V8's young generation capped at
  * 32 MB: under load V8 grows it to 64 MB (Node 24), which held most of the difference between the
@@ -59,6 +56,12 @@ const loopback: Listen = { host: '127.0.0.1', port: 0 }
  */
 export const serverNodeFlags = ['--max-semi-space-size=16']
 
+/**
+ * The real server as `npm start` and production run it: the built `src/server/dist/server.js`. Test runs
+ * build the packages first (test/helpers/build-global-setup.ts), so it is the code as it is.
+ * `CONTRACT_SERVER_CMD` (another build, another implementation) takes its place, unless `kit` asks
+ * for the kit's own.
+ */
 export function serverCommand(kit = false): { command: string; args: string[] } {
   const custom = process.env.CONTRACT_SERVER_CMD?.trim()
   if (custom && !kit) {
@@ -67,7 +70,7 @@ export function serverCommand(kit = false): { command: string; args: string[] } 
   }
   return {
     command: process.execPath,
-    args: [...serverNodeFlags, join(repoRoot, 'src', 'server', 'dist', 'server.js')],
+    args: [...serverNodeFlags, serverScript],
   }
 }
 

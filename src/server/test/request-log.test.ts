@@ -1,5 +1,5 @@
-// The request log: one line per request through the app's logger, the same JSON a pino child bound to the
-// request's id would write, and a request's own logger made only when something else is logged for it.
+// The request log: one line per request, the request's id first among its fields, and that id bound to
+// any other line logged for the request.
 import { describe, expect, it } from 'vitest'
 import { build } from '../../../test/helpers/build.js'
 
@@ -9,7 +9,7 @@ function capture() {
 }
 
 describe('the request log', () => {
-  it('writes one line per request, the request id first among its fields, as a child logger would', async () => {
+  it('writes one line per request, the request id first among its fields, as its child logger binds it', async () => {
     const { lines, stream } = capture()
     const app = await build({}, { level: 'info', stream })
     const res = await app.inject({
