@@ -95,10 +95,15 @@ export const plantOperations: PlantOperations = {
 /** The Link to the page after the one ending at `lastId`; none when no plant follows. */
 function nextPage(principal: string, limit: number, tag: string | undefined, lastId: Id | undefined) {
   if (lastId === undefined) return {}
-  const next = new URLSearchParams({ limit: String(limit), ...(tag === undefined ? {} : { tag }) })
-  next.set('cursor', encodeCursor(BigInt(lastId), principal))
+  const cursor = encodeCursor(BigInt(lastId), principal)
+  // The limit's digits and the cursor's characters need no escaping, so without a tag the query is
+  // written as it is; URLSearchParams (a µs a page) escapes the tag as forms do.
+  const query =
+    tag === undefined
+      ? `limit=${limit}&cursor=${cursor}`
+      : String(new URLSearchParams({ limit: String(limit), tag, cursor }))
   // Query-only: it keeps the path the request came by, prefix and all (RFC 3986 §5.2).
-  return { headers: { link: nextLink(`?${next}`) } }
+  return { headers: { link: nextLink(`?${query}`) } }
 }
 
 const notFound = (id: Id) => new HttpError(404, `plant ${id} not found`)

@@ -99,7 +99,9 @@ class OneLinePerRequest extends LogController {
       method: request.method,
       url: request.url,
       statusCode: reply.statusCode,
-      ms: reply.elapsedTime,
+      // To the microsecond: a double's every digit (4.633244000000104) costs more to write than the rest
+      // of the line's numbers, and says nothing the clock can tell.
+      ms: Math.round(reply.elapsedTime * 1000) / 1000,
     }
     if (error) request.log.error({ ...line, err: error }, 'request errored')
     else request.log.info(line, 'request completed')

@@ -238,6 +238,18 @@ describe('listPlants', () => {
     expect(second.json()).toEqual([{ id: 3, name: 'Mint', tag: 'herb' }])
   })
 
+  it('escapes a tag in the Link as a form does, and keeps it across pages', async () => {
+    const tag = 'red & green/50%+'
+    for (const id of [7, 8]) await create({ id, name: 'Pepper', tag })
+    const url = `/plants?limit=1&tag=${encodeURIComponent(tag)}`
+    const first = await app.inject({ url, headers: ALICE })
+    expect(first.json()).toEqual([{ id: 7, name: 'Pepper', tag }])
+    const target = String(nextAddress(String(first.headers.link)))
+    expect(target).toMatch(/^\?limit=1&tag=red\+%26\+green%2F50%25%2B&cursor=[\w-]+\.[0-9a-f]{16}$/)
+    const second = await app.inject({ url: String(following(first.headers.link, url)), headers: ALICE })
+    expect(second.json()).toEqual([{ id: 8, name: 'Pepper', tag }])
+  })
+
   it('refuses a cursor made for another principal as one it did not make, whatever that principal owns', async () => {
     await create({ id: 1, name: 'Oak' }, BOB)
     await create({ id: 5, name: 'Elm' }, BOB)
