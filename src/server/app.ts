@@ -34,6 +34,7 @@ import {
   refuseCodedBody,
 } from './lib/refusals.js'
 import { withHook } from './lib/route-hooks.js'
+import answersAtTurnEnd from './plugins/app/answers-at-turn-end.js'
 import auth from './plugins/app/auth.js'
 import openapiRoutes from './plugins/app/openapi-routes.js'
 import repository from './plugins/app/repository.js'
@@ -210,6 +211,8 @@ export async function buildApp({
     },
   })
   answerServerRefusals(app)
+  // Before any route: it adds its hooks to the reads' routes as they are declared.
+  await app.register(answersAtTurnEnd)
   // From the moment close() starts, a new request is refused (it would race the store's closing);
   // the requests already in flight are answered as usual.
   let closing = false

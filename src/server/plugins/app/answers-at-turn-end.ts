@@ -1,0 +1,67 @@
+// The answers to the reads one turn of the event loop took in are written together, at the turn's end
+// (its check phase), as Netty's FlushConsolidationHandler consolidates a channel's flushes. Written one
+// by one, between the next requests' work, each answer found its client asleep and paid the kernel to
+// wake it, inside the server's write: on loopback (a proxy or a load generator on the same host) that
+// was the largest part of a read's and a page's cost beyond bare Fastify's. Written back to back, the
+// first wakes the client and the rest find it awake. An answer waits at most for its turn's other
+// requests.
+import { setImmediate } from 'node:timers'
+import type { onRequestHookHandler, onSendHookHandler } from 'fastify'
+import fp from 'fastify-plugin'
+import { withHook } from '../../lib/route-hooks.js'
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The turn that read the request: its answer waits for that turn's end, if it is still running. */
+    turn: Turn | null
+  }
+}
+
+/** The answers held in one turn, sent in its check phase (setImmediate), in the order they were ready. */
+export type Turn = { readonly held: (() => void)[] }
+
+let current: Turn | null = null
+
+/** The running turn, opened at its first request: its answers go out once its poll phase is over. */
+export function currentTurn(): Turn {
+  if (current) return current
+  const turn: Turn = { held: [] }
+  current = turn
+  setImmediate(() => {
+    current = null
+    for (const send of turn.held) send()
+  })
+  return turn
+}
+
+/**
+ * `send` now if the answer comes after its request's turn ended (a write that waited for its commit,
+ * a query to PostgreSQL: those are answered together already, by what they waited for); else at the
+ * turn's end.
+ */
+export function sendAtTurnEnd(turn: Turn | null, send: () => void): void {
+  if (turn !== null && turn === current) turn.held.push(send)
+  else send()
+}
+
+const stamp: onRequestHookHandler = (request, _reply, done) => {
+  request.turn = currentTurn()
+  done()
+}
+const hold: onSendHookHandler = (request, _reply, payload, done) => {
+  sendAtTurnEnd(request.turn, () => done(null, payload))
+}
+
+export default fp(
+  async (app) => {
+    app.decorateRequest('turn', null)
+    // A read's routes alone: a write is answered after its commit, in a later phase, together with
+    // the rest of its commit's writes already; its request would pay for the two hooks and gain nothing.
+    app.addHook('onRoute', (route) => {
+      if (![route.method].flat().includes('GET')) return
+      route.onRequest = withHook(route.onRequest, stamp)
+      route.onSend = withHook(route.onSend, hold)
+    })
+  },
+  { name: 'answers-at-turn-end' },
+)

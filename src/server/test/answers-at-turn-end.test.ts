@@ -1,0 +1,72 @@
+// The answers of one turn of the event loop go out together at its end; a late answer goes out at once.
+import { setImmediate as nextTurn } from 'node:timers/promises'
+import Fastify from 'fastify'
+import { describe, expect, it } from 'vitest'
+import answersAtTurnEnd, { currentTurn, sendAtTurnEnd } from '../plugins/app/answers-at-turn-end.js'
+
+describe('answers at the turn’s end', () => {
+  it('holds the answers ready in their request’s turn and sends them at its end, in order', async () => {
+    const turn = currentTurn()
+    expect(currentTurn()).toBe(turn)
+    const sent: string[] = []
+    sendAtTurnEnd(turn, () => sent.push('first'))
+    sendAtTurnEnd(turn, () => sent.push('second'))
+    await Promise.resolve()
+    expect(sent).toEqual([])
+    await nextTurn()
+    expect(sent).toEqual(['first', 'second'])
+    expect(currentTurn()).not.toBe(turn)
+  })
+
+  it('sends at once an answer ready after its request’s turn ended, or without a turn', async () => {
+    const turn = currentTurn()
+    await nextTurn()
+    const sent: string[] = []
+    sendAtTurnEnd(turn, () => sent.push('late'))
+    sendAtTurnEnd(null, () => sent.push('unstamped'))
+    expect(sent).toEqual(['late', 'unstamped'])
+  })
+
+  it('writes no answer of a turn before the turn’s end, then every one of them', async () => {
+    const app = Fastify()
+    await app.register(answersAtTurnEnd)
+    const marks: string[] = []
+    app.addHook('onResponse', async (request) => {
+      marks.push(`sent ${request.url}`)
+    })
+    app.get('/a', async () => {
+      marks.push('handled /a')
+      return { a: 1 }
+    })
+    app.get('/b', async () => {
+      marks.push('handled /b')
+      return { b: 2 }
+    })
+    await app.ready()
+    // An immediate queued before the requests come runs before their turn's end.
+    setImmediate(() => marks.push('check phase'))
+    const [a, b] = await Promise.all([app.inject('/a'), app.inject('/b')])
+    expect([a.json(), b.json()]).toEqual([{ a: 1 }, { b: 2 }])
+    expect(marks).toEqual(['handled /a', 'handled /b', 'check phase', 'sent /a', 'sent /b'])
+    await app.close()
+  })
+
+  it('answers a write at once: it is answered after its commit, with the rest of the commit', async () => {
+    const app = Fastify()
+    await app.register(answersAtTurnEnd)
+    const marks: string[] = []
+    app.addHook('onResponse', async () => {
+      marks.push('sent')
+    })
+    app.post('/w', async () => {
+      marks.push('handled')
+      return { ok: true }
+    })
+    await app.ready()
+    setImmediate(() => marks.push('check phase'))
+    expect((await app.inject({ method: 'POST', url: '/w' })).json()).toEqual({ ok: true })
+    // Sent before the turn's end: the immediate queued before the request has not run yet.
+    expect(marks).toEqual(['handled', 'sent'])
+    await app.close()
+  })
+})
