@@ -6,7 +6,7 @@
 // two runs on a noisy machine.
 import type { RequestEntry } from 'autocannon'
 import type { Started } from '../scripts/lib/processes.js'
-import { median, type Row, table } from './report.js'
+import { median, middleHalf, type Row, table } from './report.js'
 import { collectPages, createPlant, getPlant, listPages } from './requests.js'
 import { type LoadSettings, runScenario } from './scenarios.js'
 import { LAYERS, type Layer } from './server-without.js'
@@ -57,6 +57,11 @@ export interface Ledger {
   fullUs: Record<string, number>
   /** Per scenario: median over rounds of the full server's CPU per request over the baseline's. */
   fullRatio: Record<string, number>
+  /**
+   * Per scenario: the middle half of those rounds' ratios, which tells how steady the machine was: on a
+   * quiet one the rounds agree within a few hundredths.
+   */
+  fullRatioMiddle: Record<string, [number, number]>
   /** Each row's layers taken away, in the table's order. */
   without: readonly (readonly Layer[])[]
   /** Per row (its layers joined by `+`), per scenario. */
@@ -98,6 +103,7 @@ export async function runLedger(options: LedgerOptions): Promise<Ledger> {
     baselineUs: {},
     fullUs: {},
     fullRatio: {},
+    fullRatioMiddle: {},
     without,
     layers: {},
     candidates: {},
@@ -122,6 +128,12 @@ export async function runLedger(options: LedgerOptions): Promise<Ledger> {
     ledger.baselineUs[scenario] = median(base.rounds.map((r) => r.cpuUs))
     ledger.fullUs[scenario] = median(server.rounds.map((r) => r.cpuUs))
     ledger.fullRatio[scenario] = server.cpuRatio ?? Number.NaN
+    ledger.fullRatioMiddle[scenario] = middleHalf(
+      server.rounds.flatMap((round, k) => {
+        const against = base.rounds[k]
+        return against ? [round.cpuUs / against.cpuUs] : []
+      }),
+    )
     // What a row spends less than the full server in each round both ran.
     const savedPerRound = (row: Row) =>
       row.rounds.flatMap((round, k) => {
@@ -190,7 +202,9 @@ export function ledgerTable(ledger: Ledger): string {
     'bare Fastify, same schemas (the baseline)',
     ...ledger.scenarios.flatMap((s) => {
       const ratio = ledger.fullRatio[s] ?? Number.NaN
-      return [us(ledger.baselineUs[s]), `server ${ratio.toFixed(2)}x`]
+      const [low, high] = ledger.fullRatioMiddle[s] ?? [Number.NaN, Number.NaN]
+      const middle = Number.isNaN(low) ? '' : `, middle half of rounds ${low.toFixed(2)}–${high.toFixed(2)}x`
+      return [us(ledger.baselineUs[s]), `server ${ratio.toFixed(2)}x${middle}`]
     }),
   ])
   return table(header, rows)

@@ -58,6 +58,13 @@ export function median(values: number[]): number {
     : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2
 }
 
+/** The middle half of `values`: their first and third quartiles (nearest rank). */
+export function middleHalf(values: number[]): [number, number] {
+  const sorted = values.filter((v) => !Number.isNaN(v)).sort((a, b) => a - b)
+  const rank = (q: number) => sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)] ?? Number.NaN
+  return [rank(0.25), rank(0.75)]
+}
+
 /** Median over rounds of f(a's round i, b's round i). */
 export function pairedMedian(a: Row, b: Row, f: (a: Round, b: Round) => number): number {
   return median(a.rounds.flatMap((round, i) => (b.rounds[i] ? [f(round, b.rounds[i])] : [])))
