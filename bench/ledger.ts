@@ -59,7 +59,7 @@ export interface Ledger {
   fullRatio: Record<string, number>
   /**
    * Per scenario: the middle half of those rounds' ratios, which tells how steady the machine was: on a
-   * quiet one the rounds agree within a few hundredths.
+   * quiet one it spans 0.2x or less.
    */
   fullRatioMiddle: Record<string, [number, number]>
   /** Each row's layers taken away, in the table's order. */
