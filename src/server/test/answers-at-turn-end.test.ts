@@ -18,6 +18,41 @@ describe('answers at the turn’s end', () => {
     expect(currentTurn()).not.toBe(turn)
   })
 
+  it('ends a turn before what its later requests queue for the check phase (a commit)', async () => {
+    const marks: string[] = []
+    const turn = currentTurn()
+    setImmediate(() => marks.push('commit'))
+    sendAtTurnEnd(turn, () => marks.push('read answered'))
+    await nextTurn()
+    await nextTurn()
+    expect(marks).toEqual(['read answered', 'commit'])
+  })
+
+  it('answers a read without waiting for the commit of a write that came first in its turn', async () => {
+    const app = Fastify()
+    await app.register(answersAtTurnEnd)
+    const marks: string[] = []
+    let read: Promise<unknown> | undefined
+    app.post('/w', async () => {
+      // A commit, as the SQLite store runs one: in the check phase of the write's turn.
+      const committed = new Promise((done) => setImmediate(done))
+      // A read that arrives in the same turn, after the write.
+      read = app.inject('/r')
+      await committed
+      marks.push('committed')
+      return { ok: true }
+    })
+    app.get('/r', async () => ({ r: 1 }))
+    app.addHook('onResponse', async (request) => {
+      marks.push(`sent ${request.url}`)
+    })
+    await app.ready()
+    await app.inject({ method: 'POST', url: '/w' })
+    await read
+    expect(marks).toEqual(['sent /r', 'committed', 'sent /w'])
+    await app.close()
+  })
+
   it('sends at once an answer ready after its request’s turn ended, or without a turn', async () => {
     const turn = currentTurn()
     await nextTurn()

@@ -55,12 +55,13 @@ const hold: onSendHookHandler = (request, _reply, payload, done) => {
 export default fp(
   async (app) => {
     app.decorateRequest('turn', null)
-    // A read's routes alone: a write is answered after its commit, in a later phase, together with
-    // the rest of its commit's writes already; its request would pay for the two hooks and gain nothing.
+    // Every request opens its turn, a write's too: the turn's end is then queued before the commit a
+    // write of the same turn queues (setImmediate runs them in order), and no read waits for a sync.
+    app.addHook('onRequest', stamp)
+    // A read's answers alone are held: a write is answered after its commit, in a later phase,
+    // together with the rest of its commit's writes already.
     app.addHook('onRoute', (route) => {
-      if (![route.method].flat().includes('GET')) return
-      route.onRequest = withHook(route.onRequest, stamp)
-      route.onSend = withHook(route.onSend, hold)
+      if ([route.method].flat().includes('GET')) route.onSend = withHook(route.onSend, hold)
     })
   },
   { name: 'answers-at-turn-end' },
