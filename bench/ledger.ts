@@ -6,7 +6,7 @@
 // two runs on a noisy machine.
 import type { RequestEntry } from 'autocannon'
 import type { Started } from '../scripts/lib/processes.js'
-import { median, middleHalf, type Row, table } from './report.js'
+import { median, middleHalf, paired, type Row, table } from './report.js'
 import { collectPages, createPlant, getPlant, listPages } from './requests.js'
 import { type LoadSettings, runScenario } from './scenarios.js'
 import { LAYERS, type Layer } from './server-without.js'
@@ -128,18 +128,10 @@ export async function runLedger(options: LedgerOptions): Promise<Ledger> {
     ledger.baselineUs[scenario] = median(base.rounds.map((r) => r.cpuUs))
     ledger.fullUs[scenario] = median(server.rounds.map((r) => r.cpuUs))
     ledger.fullRatio[scenario] = server.cpuRatio ?? Number.NaN
-    ledger.fullRatioMiddle[scenario] = middleHalf(
-      server.rounds.flatMap((round, k) => {
-        const against = base.rounds[k]
-        return against ? [round.cpuUs / against.cpuUs] : []
-      }),
-    )
+    // The same rounds' ratios as the median above (scenarios.ts), their spread this time.
+    ledger.fullRatioMiddle[scenario] = middleHalf(paired(server, base, (a, b) => a.cpuUs / b.cpuUs))
     // What a row spends less than the full server in each round both ran.
-    const savedPerRound = (row: Row) =>
-      row.rounds.flatMap((round, k) => {
-        const whole = server.rounds[k]
-        return whole ? [whole.cpuUs - round.cpuUs] : []
-      })
+    const savedPerRound = (row: Row) => paired(row, server, (round, whole) => whole.cpuUs - round.cpuUs)
     const cell = (row: Row): LedgerCell => ({
       cpuUs: median(row.rounds.map((r) => r.cpuUs)),
       savesUs: median(savedPerRound(row)),

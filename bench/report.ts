@@ -49,8 +49,11 @@ export interface Growth {
   ratio: LatencySummary
 }
 
+/** `values` but NaN, in ascending order. */
+const ascending = (values: number[]) => values.filter((v) => !Number.isNaN(v)).sort((a, b) => a - b)
+
 export function median(values: number[]): number {
-  const sorted = values.filter((v) => !Number.isNaN(v)).sort((a, b) => a - b)
+  const sorted = ascending(values)
   if (sorted.length === 0) return Number.NaN
   const mid = Math.floor(sorted.length / 2)
   return sorted.length % 2 === 1
@@ -60,14 +63,19 @@ export function median(values: number[]): number {
 
 /** The middle half of `values`: their first and third quartiles (nearest rank). */
 export function middleHalf(values: number[]): [number, number] {
-  const sorted = values.filter((v) => !Number.isNaN(v)).sort((a, b) => a - b)
+  const sorted = ascending(values)
   const rank = (q: number) => sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)] ?? Number.NaN
   return [rank(0.25), rank(0.75)]
 }
 
+/** f(a's round i, b's round i) for each round both ran. */
+export function paired(a: Row, b: Row, f: (a: Round, b: Round) => number): number[] {
+  return a.rounds.flatMap((round, i) => (b.rounds[i] ? [f(round, b.rounds[i])] : []))
+}
+
 /** Median over rounds of f(a's round i, b's round i). */
 export function pairedMedian(a: Row, b: Row, f: (a: Round, b: Round) => number): number {
-  return median(a.rounds.flatMap((round, i) => (b.rounds[i] ? [f(round, b.rounds[i])] : [])))
+  return median(paired(a, b, f))
 }
 
 /** How latency grew from the small store (a) to the large one (b), round by round. */

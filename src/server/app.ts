@@ -211,7 +211,8 @@ export async function buildApp({
     },
   })
   answerServerRefusals(app)
-  // Before any route: it adds its hooks to the reads' routes as they are declared.
+  // Before any route: every request opens its turn there, and the reads' routes get their hold as they
+  // are declared.
   await app.register(answersAtTurnEnd)
   // From the moment close() starts, a new request is refused (it would race the store's closing);
   // the requests already in flight are answered as usual.
