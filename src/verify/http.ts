@@ -7,7 +7,8 @@ import {
   type IncomingMessage,
 } from 'node:http'
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
-import { connect } from 'node:net'
+import { connect, type Socket } from 'node:net'
+import { connect as tlsConnect } from 'node:tls'
 
 /** How a request is authorized. */
 export type Auth =
@@ -141,7 +142,17 @@ function exchange(
       current?.destroy(error)
     }, REQUEST_TIMEOUT_MS)
     const attempt = (retried: boolean) => {
-      const options = { method, headers: sent, agent: secure ? agents?.https : agents?.http }
+      // node:http writes every method in upper case; one spelled otherwise goes on a connection of its
+      // own, with no agent (an agent would make the connection itself).
+      const wire = method.toUpperCase()
+      const options =
+        wire === method
+          ? { method, headers: sent, agent: secure ? agents?.https : agents?.http }
+          : {
+              method: wire,
+              headers: sent,
+              createConnection: () => spelled(method, url, secure),
+            }
       const onAnswer = (answer: IncomingMessage) => {
         const chunks: Buffer[] = []
         answer.on('data', (chunk: Buffer) => chunks.push(chunk))
@@ -172,6 +183,25 @@ function exchange(
       fail(error as Error)
     }
   })
+}
+
+/**
+ * A connection whose request line has the method as spelled: HTTP's methods are case-sensitive (RFC
+ * 9110, section 9.1), so `get` is another method than `GET`, and node:http would send it as `GET`.
+ */
+function spelled(method: string, url: URL, secure: boolean): Socket {
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1')
+  const port = Number(url.port || (secure ? 443 : 80))
+  const socket = secure ? tlsConnect({ host, port, servername: host }) : connect({ host, port })
+  const write = socket.write.bind(socket) as (...args: unknown[]) => boolean
+  let first = true
+  // The request line and headers are its first write, as one string.
+  socket.write = ((chunk: unknown, ...rest: unknown[]) => {
+    if (first && typeof chunk === 'string') chunk = `${method}${chunk.slice(method.length)}`
+    first = false
+    return write(chunk, ...rest)
+  }) as typeof socket.write
+  return socket
 }
 
 /** Lower-case names; a header sent more than once, its values joined with ", ". */

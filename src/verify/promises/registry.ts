@@ -76,7 +76,13 @@ const CONFIGURATION = 'how whoever runs the server configures it: no answer show
 const AUTH_QUOTA =
   'sent without a token, so only while the server’s quota for failed authentications has room (the run’s notes say when it had none)'
 
-const auth = kind('auth: none', 'auth: malformed', 'auth: unknown token', 'auth: token in the query string')
+const auth = kind(
+  'auth: none',
+  'auth: malformed',
+  'auth: unknown token',
+  'auth: token in the query string',
+  'auth: token in a cookie',
+)
 const errorBody = all(
   status(...Array.from({ length: 200 }, (_, i) => 400 + i)),
   judgedBy('response_schema_conformance'),
@@ -283,7 +289,7 @@ export const PROMISE_REGISTRY: readonly PromiseEntry[] = [
   // The bearer scheme.
   {
     promise: 'bearerAuth.authorization-bearer-access-token-in',
-    exercisedBy: kind('auth: token in the query string', 'auth: malformed'),
+    exercisedBy: kind('auth: token in the query string', 'auth: token in a cookie', 'auth: malformed'),
     checks: ['status_code_conformance', 'www_authenticate_on_401'],
   },
   {
@@ -410,7 +416,7 @@ export const PROMISE_REGISTRY: readonly PromiseEntry[] = [
   {
     promise: 'rfc9110.405-allow',
     exercisedBy: kind('other method', 'other method without a token', 'HEAD'),
-    checks: ['status_code_conformance'],
+    checks: ['status_code_conformance', 'response_headers_conformance'],
   },
   {
     promise: 'rfc9110.head-as-get',
@@ -457,6 +463,24 @@ export const PROMISE_REGISTRY: readonly PromiseEntry[] = [
     promise: 'rfc8288.link-resolution',
     exercisedBy: all(listing, judgedBy('link_conformance')),
     checks: ['link_conformance'],
+  },
+  // Methods a path does not take of every kind, and the rules of HTTP found from the document's features.
+  {
+    promise: 'methods.a-method-the-store-does',
+    exercisedBy: kind('unknown method'),
+    checks: ['status_code_conformance', 'response_schema_conformance', 'content_type_conformance'],
+  },
+  {
+    promise: 'rfc9110.auth-scheme-case',
+    exercisedBy: kind('auth scheme in lower case'),
+    checks: ['status_code_conformance'],
+  },
+  {
+    promise: 'rfc9110.head-content-length',
+    exercisedBy: all(kind('HEAD'), judgedBy('response_headers_conformance')),
+    checks: ['response_headers_conformance'],
+    unlessSaid:
+      'only a store that answers HEAD as GET shows it: one that refuses HEAD, as the kit’s server does, sends no Content-Length for it',
   },
   ...KIT_PROFILE,
 ]

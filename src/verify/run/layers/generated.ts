@@ -99,7 +99,7 @@ export async function runGenerated(ctx: Context): Promise<void> {
     )
   if (refusedBefore)
     results.notes.push(
-      `generated requests: ${refusedBefore} not sent, each a refused-token case (no token, a malformed Authorization header, a token no principal holds, a token in the query string) its operation had been sent already${ctx.refusals.leftCount ? ' or that was left out to keep to the server’s quota for failed authentications' : ''}`,
+      `generated requests: ${refusedBefore} not sent, each a refused-token case (no token, a malformed Authorization header, a token no principal holds, a principal's token in the query string) its operation had been sent already${ctx.refusals.leftCount ? ' or that was left out to keep to the server’s quota for failed authentications' : ''}`,
     )
   if (stopped) results.notes.push('generated requests: stopped at the time limit')
 }

@@ -7,7 +7,7 @@
 
 import { nextAddress } from '@plant-store/core'
 import { baseExampleName, requestFor } from '../../cases/document-cases.js'
-import { type RefusedCase, refusedCases } from '../../cases/refused-tokens.js'
+import { PRINCIPAL_TOKEN, type RefusedCase, refusedCases } from '../../cases/refused-tokens.js'
 import type { HttpExchange } from '../../checks/exchange.js'
 import { documentedStatuses, type OperationEntry } from '../../document.js'
 import { canonical, parseExact } from '../../exact-json.js'
@@ -39,10 +39,51 @@ export async function runSecurity(ctx: Context): Promise<void> {
       run: () => refused(ctx, c, `security, left for the end ${i + 1}/${later.length}: ${c.id}`),
     })
   if (!options.case) {
+    await schemeInLowerCase(ctx)
     await otherMethods(ctx)
     await settledMethods(ctx)
     await crossPrincipal(ctx)
   }
+}
+
+/**
+ * The first principal's token with the scheme's name in lower case, `bearer TOKEN`, on the listing:
+ * an authentication scheme's name is case-insensitive (RFC 9110, section 11.1), so it is answered as
+ * `Bearer TOKEN` is, never refused.
+ */
+async function schemeInLowerCase(ctx: Context): Promise<void> {
+  const { subject, results } = ctx
+  const list = ctx.list
+  if (!list?.secured) return
+  const takesLimit = list.parameters.some((p) => p.in === 'query' && p.name === 'limit')
+  const request: RequestSpec = {
+    method: 'GET',
+    path: `${list.path}${takesLimit ? '?limit=1' : ''}`,
+    auth: { kind: 'header', value: `bearer ${PRINCIPAL_TOKEN}` },
+  }
+  const answer = await subject.send(subject.baseUrl, request, subject.authorizationOf(request.auth, 0))
+  const { checked, findings } = ctx.judge({
+    kind: 'http',
+    operation: list,
+    request,
+    answer,
+    expected: { statuses: [200] },
+    judging: ctx.judging,
+  })
+  results.record({
+    layer: 'security',
+    operationId: list.operationId,
+    checks: checked,
+    findings,
+    parameters: parametersOf(list, request),
+    kinds: ['auth scheme in lower case'],
+    status: answer.status,
+    title: 'the bearer scheme in lower case (bearer TOKEN)',
+    request: describeRequest(request),
+    answer: describeAnswer(answer),
+    document: '200, as with Bearer: the scheme’s name is case-insensitive (RFC 9110, section 11.1)',
+    replay: ctx.replay('--only security'),
+  })
 }
 
 /** One refused-token case: 401, an Error, with WWW-Authenticate. */
@@ -342,10 +383,28 @@ function post(path: string, plant: Record<string, unknown>): RequestSpec {
 }
 
 /**
- * A method no path of the document takes (PATCH), once per path, with a valid token: the store must
- * refuse it (a 4xx or 5xx, an Error whenever it writes a body) and change nothing; that the refusal
- * is 405 with Allow is the document's recommendation (RFC 9110), a warning when not followed. The
- * kit profile's exact 405 is judged by its own example.
+ * The methods sent to each path that does not take them, each with the kinds its case is recorded
+ * under: one HTTP defines (PATCH), two an HTTP framework may answer before the store's code runs
+ * (TRACE, OPTIONS), one no specification defines (FOO), and GET spelled in lower case, which HTTP's
+ * case-sensitive methods make another, unknown method (RFC 9110, section 9.1).
+ */
+const OTHER_METHODS: readonly (readonly [string, readonly string[]])[] = [
+  ['PATCH', []],
+  ['TRACE', ['method a framework answers']],
+  ['OPTIONS', ['method a framework answers']],
+  ['FOO', ['unknown method']],
+  ['get', ['unknown method', 'method in lower case']],
+]
+
+/** The refusals of a method the path does not take: a 4xx, or 501 for one the server does not know. */
+const FOUR_XX = REFUSALS.filter((status) => status < 500)
+
+/**
+ * Every method of OTHER_METHODS a path does not take, once per path, with a valid token: the store
+ * must refuse it (a 4xx, or 501 for an unknown method, an Error whenever it writes a body) and change
+ * nothing; a 405 must carry an Allow that lists every method the path takes (RFC 9110, section
+ * 15.5.6), and answering 405 is the document's recommendation, a warning when not followed. The kit
+ * profile's exact 405 is judged by its own example.
  */
 async function otherMethods(ctx: Context): Promise<void> {
   const { subject, results, loaded } = ctx
@@ -354,40 +413,69 @@ async function otherMethods(ctx: Context): Promise<void> {
   for (const path of paths) {
     const operations = loaded.operations.filter((e) => e.path === path)
     const first = operations[0]
-    if (!first || operations.some((e) => e.method === 'patch')) continue
-    const request: RequestSpec = { method: 'PATCH', path: concrete(ctx, path), auth: { kind: 'principal' } }
-    const answer = await subject.send(subject.baseUrl, request, subject.authorization(0))
+    if (!first) continue
     const allowed = operations.map((e) => e.method.toUpperCase())
-    if (answer.status !== 405 || answer.headers.allow === undefined)
-      results.warn(
-        `recommendation not followed: a method a path does not take is answered 405 with Allow (RFC 9110, section 15.5.6); PATCH ${path} got ${answer.status}${answer.status === 405 ? ' without Allow' : ''} (the path takes ${allowed.join(', ')})`,
-        `other-method\t${path}`,
-      )
-    const { checked, findings } = ctx.judge({
-      kind: 'http',
-      operation: undefined,
-      request,
-      answer,
-      expected: {
-        statuses: REFUSALS,
-        says: 'a refusal (4xx or 5xx)',
-        why: `(PATCH is not an operation of ${path})`,
-        bodyOptional: true,
-      },
-      errorSchema,
-      judging: ctx.judging,
-    })
-    results.record({
-      layer: 'security',
-      operationId: first.operationId,
-      checks: checked,
-      findings,
-      kinds: ['other method'],
-      title: `a method ${path} does not take (PATCH)`,
-      request: describeRequest(request),
-      answer: describeAnswer(answer),
-      document: 'a refusal (405 with Allow recommended), an Error when it has a body',
-      replay: ctx.replay('--only security'),
-    })
+    for (const [method, kinds] of OTHER_METHODS) {
+      if (allowed.includes(method)) continue
+      const unknown = kinds.includes('unknown method')
+      const request: RequestSpec = { method, path: concrete(ctx, path), auth: { kind: 'principal' } }
+      const answer = await subject.send(subject.baseUrl, request, subject.authorization(0))
+      if (answer.status !== 405 && !(unknown && answer.status === 501))
+        results.warn(
+          `recommendation not followed: a method a path does not take is answered 405 with Allow (RFC 9110, section 15.5.6); ${method} ${path} got ${answer.status} (the path takes ${allowed.join(', ')})`,
+          `other-method\t${path}\t${method}`,
+        )
+      const { checked, findings } = ctx.judge({
+        kind: 'http',
+        operation: undefined,
+        request,
+        answer,
+        expected: {
+          statuses: unknown ? [...FOUR_XX, 501] : FOUR_XX,
+          says: unknown ? 'a refusal (4xx, or 501 for a method the store does not know)' : 'a refusal (4xx)',
+          why: `(${method} is not an operation of ${path})`,
+          bodyOptional: true,
+        },
+        errorSchema,
+        judging: ctx.judging,
+      })
+      const allow = results.selected.has('response_headers_conformance') && answer.status === 405
+      const own = allow ? allowProblems(answer, allowed) : []
+      results.record({
+        layer: 'security',
+        operationId: first.operationId,
+        checks: [
+          ...new Set([...checked, ...(answer.status === 405 ? ['response_headers_conformance'] : [])]),
+        ],
+        findings: [
+          ...findings,
+          ...own.map((message) => ({ check: 'response_headers_conformance', message })),
+        ],
+        kinds: ['other method', ...kinds],
+        title: `a method ${path} does not take (${method})`,
+        request: describeRequest(request),
+        answer: describeAnswer(answer),
+        document: `a refusal${unknown ? ' (4xx, or 501 for a method the store does not know)' : ''} (405 with Allow recommended), an Error when it has a body`,
+        replay: ctx.replay('--only security'),
+      })
+    }
   }
+}
+
+/**
+ * What is wrong with a 405's Allow (RFC 9110, section 15.5.6: it MUST be sent, listing the methods the
+ * target takes): missing, or without one of `takes`. Methods are compared as written, case and all.
+ */
+export function allowProblems(answer: Answer, takes: readonly string[]): string[] {
+  if (answer.status !== 405) return []
+  const allow = answer.headers.allow
+  if (allow === undefined)
+    return ['a 405 without Allow (RFC 9110, section 15.5.6: an origin server MUST send it)']
+  const listed = allow.split(',').map((m) => m.trim())
+  const missing = takes.filter((m) => !listed.includes(m))
+  return missing.length
+    ? [
+        `a 405 whose Allow (${allow}) leaves out ${missing.join(', ')}, which the path takes (RFC 9110, section 15.5.6)`,
+      ]
+    : []
 }
