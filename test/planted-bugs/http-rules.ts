@@ -25,6 +25,13 @@ export const HTTP_RULE_BUGS: readonly PlantedBug[] = [
   { promise: 'methods.a-method-the-store-does', store: 'express', bug: 'client-error-html', only: security },
   { promise: 'rfc9110.405-allow', store: 'express', bug: '405-without-allow', only: security },
   { promise: 'rfc9110.405-allow', store: 'express', bug: 'allow-omits-method', only: security },
+  // Answers at the document's largest.
+  {
+    promise: 'limits.a-page-holds-at-most',
+    store: 'express',
+    bug: 'link-lost-on-large-page',
+    only: ['generated'],
+  },
   // The rules of HTTP.
   {
     promise: 'rfc9110.head-content-length',
