@@ -1,9 +1,10 @@
 // The security cases, generated from each operation's security: no token, malformed Authorization
-// headers, a token no principal holds, a token in the query string (all 401 with WWW-Authenticate,
-// each sent once per operation in a run), and the other principal's plants: the second principal must
-// get 404 for the first's plant, never see it in its list, and leave it as it was whatever it sends,
-// and the first principal's Link targets and cursors get it no page (400, as a cursor never made).
-// Besides, once per path, a method the path does not take, with a token and without one, and HEAD.
+// headers, a token no principal holds, a principal's real token in the query string and in a cookie
+// (all 401 with WWW-Authenticate, each sent once per operation in a run), the bearer scheme in lower
+// case (accepted), and the other principal's plants: the second principal must get 404 for the first's
+// plant, never see it in its list, and leave it as it was whatever it sends, and the first principal's
+// Link targets and cursors get it no page (400, as a cursor never made). Besides, once per path, each
+// method of every kind the path does not take, with a token (and PATCH without one), and HEAD.
 
 import { nextAddress } from '@plant-store/core'
 import { baseExampleName, requestFor } from '../../cases/document-cases.js'
