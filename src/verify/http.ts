@@ -1,5 +1,7 @@
 // Sends one planned request to a target and captures the answer, plus the one-line descriptions
 // that failure messages use for both.
+
+import { isUtf8 } from 'node:buffer'
 import {
   type ClientRequest,
   Agent as HttpAgent,
@@ -45,6 +47,8 @@ export interface Answer {
   /** The parsed body when it is JSON. */
   json: unknown
   isJson: boolean
+  /** The body's bytes are not UTF-8 (each sequence that is not was read as U+FFFD). */
+  notUtf8?: true
   /** The address the request went to: what a Link in the answer is resolved against (RFC 3986 §5). */
   url?: string
   /** The request's headers as sent, hooks included; lower-case names. */
@@ -96,8 +100,13 @@ export async function send(
     Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]),
   )
   if (request.stall) return { ...(await sendStalled(baseUrl, request, headers)), sentHeaders }
-  const { status, answerHeaders, text } = await exchange(url, request.method, headers, request.body)
-  return { ...answerOf(status, answerHeaders, text), url: url.href, sentHeaders }
+  const { status, answerHeaders, text, notUtf8 } = await exchange(url, request.method, headers, request.body)
+  return {
+    ...answerOf(status, answerHeaders, text),
+    ...(notUtf8 ? { notUtf8 } : {}),
+    url: url.href,
+    sentHeaders,
+  }
 }
 
 // Kept-open connections, as fetch kept them: a run sends thousands of requests to one origin. node:http
@@ -118,7 +127,7 @@ function exchange(
   method: string,
   headers: Record<string, string>,
   body: string | undefined,
-): Promise<{ status: number; answerHeaders: Record<string, string>; text: string }> {
+): Promise<{ status: number; answerHeaders: Record<string, string>; text: string; notUtf8: boolean }> {
   agents ??= { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) }
   const secure = url.protocol === 'https:'
   if (!secure && url.protocol !== 'http:')
@@ -159,10 +168,12 @@ function exchange(
         answer.on('error', fail)
         answer.on('end', () => {
           clearTimeout(timer)
+          const bytes = Buffer.concat(chunks)
           resolve({
             status: answer.statusCode ?? 0,
             answerHeaders: joinedHeaders(answer.rawHeaders),
-            text: decoder.decode(Buffer.concat(chunks)),
+            text: decoder.decode(bytes),
+            notUtf8: !isUtf8(bytes),
           })
         })
       }

@@ -45,6 +45,14 @@ export const HTTP_RULE_BUGS: readonly PlantedBug[] = [
     bug: '401-basic-challenge',
     only: security,
   },
+  { promise: 'rfc9110.content-type', store: 'express', bug: 'not-found-untyped', only: security },
+  { promise: 'rfc8259.utf-8', store: 'express', bug: 'json-not-utf8', only: ['generated'] },
+  {
+    promise: 'rfc6750.no-error-without-credentials',
+    store: 'express',
+    bug: '401-error-always',
+    only: ['examples'],
+  },
   {
     promise: 'rfc9110.media-type-case',
     store: 'express',

@@ -482,6 +482,21 @@ export const PROMISE_REGISTRY: readonly PromiseEntry[] = [
     unlessSaid:
       'only a store that answers HEAD as GET shows it: one that refuses HEAD, as the kit’s server does, sends no Content-Length for it',
   },
+  {
+    promise: 'rfc9110.content-type',
+    exercisedBy: all((r) => r.status !== 204, judgedBy('content_type_conformance')),
+    checks: ['content_type_conformance'],
+  },
+  {
+    promise: 'rfc8259.utf-8',
+    exercisedBy: judgedBy('content_type_conformance'),
+    checks: ['content_type_conformance'],
+  },
+  {
+    promise: 'rfc6750.no-error-without-credentials',
+    exercisedBy: all(kind('auth: none', 'other method without a token'), status(401)),
+    checks: ['www_authenticate_on_401'],
+  },
   ...KIT_PROFILE,
 ]
 
