@@ -6,7 +6,8 @@ import { documentedResponse, type HttpExchange } from './exchange.js'
 
 export const contentTypeConformance = answerCheck({
   name: 'content_type_conformance',
-  description: 'a content type the document declares for that status, and a body it can read',
+  description:
+    'a content type the document declares for that status, and a body it can read (a JSON one in UTF-8)',
   appliesTo: () => true,
   run(exchange) {
     // JSON text between systems that are not one closed ecosystem MUST be UTF-8 (RFC 8259, section 8.1).

@@ -8,7 +8,7 @@ const NAME = 'www-authenticate'
 
 export const wwwAuthenticateOn401 = answerCheck({
   name: 'www_authenticate_on_401',
-  description: 'WWW-Authenticate on every 401',
+  description: 'WWW-Authenticate on every 401, with no error code when the request sent no credentials',
   appliesTo: (exchange) =>
     exchange.operation !== undefined &&
     (statusExpected(exchange) === 401 ||
