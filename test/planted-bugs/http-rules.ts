@@ -33,6 +33,7 @@ export const HTTP_RULE_BUGS: readonly PlantedBug[] = [
     only: ['generated'],
   },
   // The rules of HTTP.
+  { promise: 'rfc9110.method-case', store: 'express', bug: 'method-case-folded', only: security },
   {
     promise: 'rfc9110.head-content-length',
     store: 'express',

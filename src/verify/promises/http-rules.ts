@@ -99,6 +99,13 @@ export const HTTP_RULES: readonly HttpRule[] = [
     words: 'It uses a case-insensitive token to identify the authentication scheme',
   },
   {
+    id: 'rfc9110.method-case',
+    rfc: 'RFC 9110',
+    section: '9.1',
+    words:
+      'The method token is case-sensitive because it might be used as a gateway to object-based systems with case-sensitive method names. By convention, standardized methods are defined in all-uppercase US-ASCII letters.',
+  },
+  {
     id: 'rfc9110.head-content-length',
     rfc: 'RFC 9110',
     section: '8.6',

@@ -483,6 +483,11 @@ export const PROMISE_REGISTRY: readonly PromiseEntry[] = [
       'only a store that answers HEAD as GET shows it: one that refuses HEAD, as the kit’s server does, sends no Content-Length for it',
   },
   {
+    promise: 'rfc9110.method-case',
+    exercisedBy: kind('method in lower case'),
+    checks: ['status_code_conformance'],
+  },
+  {
     promise: 'rfc9110.content-type',
     exercisedBy: all((r) => r.status !== 204, judgedBy('content_type_conformance')),
     checks: ['content_type_conformance'],
