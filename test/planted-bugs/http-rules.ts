@@ -32,6 +32,7 @@ export const HTTP_RULE_BUGS: readonly PlantedBug[] = [
     bug: 'link-lost-on-large-page',
     only: ['generated'],
   },
+  { promise: 'limits.a-page-holds-at-most', store: 'express', bug: 'cursor-holds-name', only: ['generated'] },
   // The rules of HTTP.
   { promise: 'rfc9110.method-case', store: 'express', bug: 'method-case-folded', only: security },
   {

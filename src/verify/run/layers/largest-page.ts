@@ -1,7 +1,8 @@
 // Answers at the document's largest: one more plant than the largest page the document allows, each
 // with the longest name and tag its schema allows, listed at that page size and read through Link to
 // the end. A store must answer every size the document allows whole, whatever its buffers: at most a
-// page's plants in each answer, a Link while more follow, every name and tag as it was created.
+// page's plants in each answer, a Link while more follow whose cursor a client may send back (within
+// the cursor's maxLength), every name and tag as it was created.
 import { nextAddress } from '@plant-store/core'
 import type { Finding } from '../../checks/check.js'
 import { flatten, type JsonSchema, type OperationEntry } from '../../document.js'
@@ -140,6 +141,21 @@ async function readPages(
       }
       if (items.length > limit)
         own.push(finding('store_conformance', `a page of ${items.length} plants, asked for at most ${limit}`))
+      // What the answer hands the client to send back is within what the client may send.
+      const cursor =
+        next === undefined
+          ? null
+          : new URL(resolveLink(next, answer.url ?? address), 'http://store.invalid/').searchParams.get(
+              'cursor',
+            )
+      const most = list.parameters.find((p) => p.in === 'query' && p.name === 'cursor')?.schema?.maxLength
+      if (cursor !== null && typeof most === 'number' && [...cursor].length > most)
+        own.push(
+          finding(
+            'link_conformance',
+            `the Link's cursor is ${[...cursor].length} characters, more than the ${most} the document lets a client send back`,
+          ),
+        )
       const left = names.size - seen.size
       if (next === undefined && left > 0)
         own.push(
