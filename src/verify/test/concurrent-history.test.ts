@@ -2,7 +2,13 @@
 // one-at-a-time order explains (each request taking effect between its sending and its answer), and
 // which none does.
 import { describe, expect, it } from 'vitest'
-import { historyProblems, linearize, type Operation, type Step } from '../judge/concurrent-history.js'
+import {
+  type Contents,
+  historyProblems,
+  linearize,
+  type Operation,
+  type Step,
+} from '../judge/concurrent-history.js'
 
 const basil = { name: 'Basil', tag: 't' }
 const thai = { name: 'Thai basil', tag: 't' }
@@ -18,8 +24,8 @@ function op(
   return { step, start, end, outcome: { status, ...extra }, request: step.kind, answer: String(status) }
 }
 const lemon = { name: 'Lemon basil' }
-const create = (id: bigint, plant = basil): Step => ({ kind: 'create', id, plant })
-const replace = (id: bigint, plant: { name: string; tag?: string }): Step => ({ kind: 'replace', id, plant })
+const create = (id: bigint, plant: Contents = basil): Step => ({ kind: 'create', id, plant })
+const replace = (id: bigint, plant: Contents): Step => ({ kind: 'replace', id, plant })
 const read = (id: bigint): Step => ({ kind: 'read', id })
 const page = (after?: bigint): Step => ({ kind: 'page', tag: 't', limit: 2, ...(after ? { after } : {}) })
 
