@@ -5,6 +5,7 @@
 import {
   type ConsumerContract,
   type Document,
+  flatten,
   HttpError,
   type Method,
   parseContract,
@@ -832,6 +833,17 @@ function checkReport(value: unknown): {
   return report as never
 }
 
+/** A schema with every allOf merged in, all the way down, as readPaths reads it. */
+function merged(schema: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  if (!schema) return undefined
+  const flat = flatten(schema)
+  const items = schema.items as Record<string, unknown> | undefined
+  return {
+    properties: Object.fromEntries(Object.entries(flat.properties).map(([k, v]) => [k, merged(v)])),
+    ...(items ? { items: merged(items) } : {}),
+  }
+}
+
 const methodOrder: Method[] = ['get', 'put', 'post', 'delete', 'patch']
 
 /** The places a contract uses, in the words documentPlaces gives them. */
@@ -872,7 +884,7 @@ function documentPlaces(document: Document): string[] {
       for (const p of [...shared, ...(operation.parameters ?? [])])
         out.push(`${op} ${p.in} parameter ${p.name}`)
       const fields = (content: Record<string, { schema?: Record<string, unknown> }> | undefined) => [
-        ...new Set(Object.values(content ?? {}).flatMap((m) => readPaths(m.schema))),
+        ...new Set(Object.values(content ?? {}).flatMap((m) => readPaths(merged(m.schema)))),
       ]
       for (const field of fields(operation.requestBody?.content)) out.push(`${op} request body: ${field}`)
       for (const [status, response] of Object.entries(operation.responses ?? {})) {
