@@ -206,7 +206,9 @@ export class Broker {
         }
       })
     try {
-      return await attempt()
+      const published = await attempt()
+      if (published.created) await this.prejudge(published.version)
+      return published
     } catch (error) {
       // Another writer published this version (or created the application) meanwhile: judged again
       // against what it wrote, this publish is the same content (200) or a 409 naming the difference.
@@ -340,18 +342,21 @@ export class Broker {
         )
         return { replaced: live !== undefined }
       })
+    let recorded: { replaced: boolean }
     try {
-      return await attempt()
+      recorded = await attempt()
     } catch (error) {
       if (!isUniqueViolation(error)) throw error
-      return attempt()
+      recorded = await attempt()
     }
+    await this.prejudge(version)
+    return recorded
   }
 
   async recordRelease(input: { application: string; version: string; environment: string }) {
     const version = await this.version(input.application, input.version)
     const environment = await this.environment(input.environment)
-    return this.db.transaction(async (sql) => {
+    const recorded = await this.db.transaction(async (sql) => {
       const created = await sql.run(
         `INSERT INTO releases (application_id, version_id, environment_id, released_at)
          SELECT application_id, id, ?, ? FROM versions WHERE id = ?
@@ -360,6 +365,8 @@ export class Broker {
       )
       return { created: created > 0 }
     })
+    await this.prejudge(version)
+    return recorded
   }
 
   async recordSupportEnded(input: { application: string; version: string; environment: string }) {
@@ -504,11 +511,57 @@ export class Broker {
     return this.documents.remember(hash, async () => documentOf((await this.content(hash)).body))
   }
 
-  /** What a document does to a contract: the gate's judge, once per pair of contents. */
+  /**
+   * What a document does to a contract: the gate's judge, once per pair of contents, kept in memory and
+   * in the store (written by flush()), so that a broker just started, or another instance, need not
+   * judge it again.
+   */
   private async judge(contractHash: string, documentHash: string): Promise<ConsumerFinding[]> {
-    return this.judged.remember(`${contractHash}:${documentHash}`, async () =>
-      judgeConsumer(await this.contractOf(contractHash), await this.documentOf(documentHash)),
-    )
+    return this.judged.remember(`${contractHash}:${documentHash}`, async () => {
+      const [kept] = await this.db.all<{ findings: string }>(
+        'SELECT findings FROM judgments WHERE contract_hash = ? AND document_hash = ?',
+        [contractHash, documentHash],
+      )
+      if (kept) return JSON.parse(kept.findings) as ConsumerFinding[]
+      const findings = judgeConsumer(await this.contractOf(contractHash), await this.documentOf(documentHash))
+      this.unsaved.push([contractHash, documentHash, JSON.stringify(findings)])
+      return findings
+    })
+  }
+
+  private unsaved: [string, string, string][] = []
+
+  /** Writes the judgments made since the last flush, in one transaction. */
+  async flush(): Promise<void> {
+    const rows = this.unsaved
+    this.unsaved = []
+    if (!rows.length) return
+    await this.db.transaction(async (sql) => {
+      for (const row of rows)
+        await sql.run(
+          'INSERT INTO judgments (contract_hash, document_hash, findings) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
+          row,
+        )
+    })
+  }
+
+  /**
+   * Judges a version just published or deployed against what it will be asked about: a store version
+   * against every running consumer, a consumer version against every running store version. A cache
+   * only: what fails here is judged again when asked.
+   */
+  private async prejudge(version: VersionRow): Promise<void> {
+    try {
+      if (version.kind === 'store')
+        for (const consumer of await this.runningConsumers())
+          await this.judge(consumer.content_hash, version.content_hash)
+      else
+        for (const store of await this.runningStores())
+          await this.judge(version.content_hash, store.content_hash)
+      await this.flush()
+    } catch {
+      this.unsaved = []
+    }
   }
 
   /** The latest verification of a store version against the document it serves. */
@@ -604,6 +657,7 @@ export class Broker {
           ? `no consumer is deployed or released in ${to}: nothing ${application} ${short(version)} could break`
           : `every row is compatible and verified`,
       )
+    await this.flush()
     return { answer, reasons, rows }
   }
 
@@ -725,7 +779,19 @@ export class Broker {
         })
       }
     }
+    await this.flush()
     return rows
+  }
+
+  /** The store versions deployed or released anywhere, and each main branch's latest. */
+  private async runningStores(): Promise<VersionRow[]> {
+    const stores = new Map<number, VersionRow>()
+    for (const environment of await this.environments())
+      for (const store of await this.live(await this.environment(environment.name), 'store'))
+        stores.set(store.id, store)
+    for (const store of await this.mainLatest('store'))
+      stores.set(Number(store.id), { ...store, id: Number(store.id) })
+    return [...stores.values()]
   }
 
   /** Who runs what: each environment's deployed and released versions. */
