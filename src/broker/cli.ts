@@ -311,7 +311,9 @@ try {
   if (code >= 0) process.exitCode = code
 } catch (error) {
   if (error instanceof Usage || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-    console.error(`${(error as Error).message}\n\n${usage}`)
+    // Node's text goes on to explain positionals: the option is what a person needs.
+    const message = (error as Error).message
+    console.error(`${/^Unknown option '[^']+'/.exec(message)?.[0] ?? message}\n\n${usage}`)
     process.exitCode = 2
   } else if (error instanceof Refused) {
     console.error(error.message)

@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, expect, it } from 'vitest'
+import { build as buildStore } from '../../../test/helpers/build.js'
 import {
   APP,
   appContract,
@@ -32,18 +33,25 @@ const file = (name: string, text: string) => {
 
 let app: FastifyInstance
 let url: string
+/** The store its verifier runs against: the kit's server, two principals. */
+let storeUrl: string
 beforeAll(async () => {
   app = await build(sqliteUrl())
   url = await app.listen({ host: '127.0.0.1', port: 0 })
+  storeUrl = await (await buildStore()).listen({ host: '127.0.0.1', port: 0 })
 })
 afterAll(() => app.close())
 
 /** The command's exit code and output. */
 async function broker(...args: string[]): Promise<{ code: number; out: string }> {
+  return command(bin, ...args, '--broker', url)
+}
+
+async function command(path: string, ...args: string[]): Promise<{ code: number; out: string }> {
   try {
-    const { stdout } = await run(process.execPath, [bin, ...args, '--broker', url], {
-      env: { ...process.env, BROKER_TOKEN: 'write-secret' },
-      timeout: 20_000,
+    const { stdout } = await run(process.execPath, [path, ...args], {
+      env: { ...process.env, BROKER_TOKEN: 'write-secret', BROKER_URL: url },
+      timeout: 30_000,
     })
     return { code: 0, out: stdout }
   } catch (error) {
@@ -84,7 +92,30 @@ it('publishes, verifies, asks can-i-deploy, records deployments and judges draft
   )
   expect(unknown.code).toBe(2)
   expect(unknown.out).toContain('plant-store s1 has no verification for its document')
-  expect((await broker('record-verification', verified, '--version', 's1')).code).toBe(0)
+  // The verifier publishes its own report (--publish), here its examples layer alone, to stay quick.
+  const verify = await command(
+    join(root, 'src/verify/bin/plant-store-verify.js'),
+    ...[
+      '--base-url',
+      storeUrl,
+      '--token',
+      'token-a',
+      '--token',
+      'token-b',
+      '--only',
+      'examples',
+      '--publish',
+      's1',
+    ],
+  )
+  expect(verify.code, verify.out).toBe(0)
+  const s1 = (
+    await app.inject({
+      url: '/applications/plant-store/versions/s1',
+      headers: { authorization: 'Bearer write-secret' },
+    })
+  ).json()
+  expect(s1.verifications).toEqual([expect.objectContaining({ passed: true, baseUrl: storeUrl })])
 
   // 3. Each deploy step asks, then records.
   const store = await broker(
