@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, expect, it } from 'vitest'
+import { runCompat } from '../../../contracts/compat/test/compat-command.js'
 import { build as buildStore } from '../../../test/helpers/build.js'
 import {
   APP,
@@ -196,6 +197,13 @@ it('publishes, verifies, asks can-i-deploy, records deployments and judges draft
     `the draft breaks ${APP} a1 (production): listPlants (GET /plants) response 200: [].tag`,
   )
   expect(refused.out).not.toContain(`the draft breaks ${PRINTER}`)
+  // The gate asks the same of the broker: `npm run compat -- --broker URL`.
+  process.env.BROKER_TOKEN = 'read-secret'
+  const gate = await runCompat(dir, 'no-tag', JSON.parse(documentJson(withoutTag)), ['--broker', url])
+  delete process.env.BROKER_TOKEN
+  expect(gate.exit, gate.output).toBe(1)
+  expect(gate.output).toContain(`The consumers that run, by the broker at ${url}: FAIL`)
+  expect(gate.output).toContain(`the draft breaks ${APP} a1 (production)`)
   const json = JSON.parse((await broker('check-document', draft, '--json')).out)
   expect(
     json.consumers.map((c: { consumer: string; compatible: boolean }) => [c.consumer, c.compatible]),
