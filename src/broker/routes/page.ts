@@ -64,11 +64,11 @@ export default async function page(app: FastifyInstance): Promise<void> {
     const sections = environments.map(({ environment, production, versions }) => {
       const rows = versions.map(
         (v) =>
-          `<tr><td>${esc(v.application)}</td><td>${v.kind}</td><td><a href="/ui/versions/${encodeURIComponent(v.application)}/${encodeURIComponent(v.version)}"><code>${esc(short(v.version))}</code></a></td><td>${esc(v.branch)}</td><td>${v.how}</td><td>${esc(v.created_at)}</td></tr>`,
+          `<tr><td>${esc(v.application)}</td><td>${v.kind}</td><td><a href="/ui/versions/${encodeURIComponent(v.application)}/${encodeURIComponent(v.version)}"><code>${esc(short(v.version))}</code></a></td><td>${esc(v.branch)}</td><td>${v.how}</td><td class="${v.ok === undefined ? 'unknown' : v.ok ? 'ok' : 'bad'}">${esc(v.state)}</td><td>${esc(v.created_at)}</td></tr>`,
       )
       return `<h2>${esc(environment)}${production ? ' (production)' : ''}</h2>${
         rows.length
-          ? `<table><thead><tr><th>Application</th><th>Kind</th><th>Version</th><th>Branch</th><th>How</th><th>Published</th></tr></thead><tbody>${rows.join('')}</tbody></table>`
+          ? `<table><thead><tr><th>Application</th><th>Kind</th><th>Version</th><th>Branch</th><th>How</th><th>State</th><th>Published</th></tr></thead><tbody>${rows.join('')}</tbody></table>`
           : '<p>Nothing deployed or released here.</p>'
       }`
     })

@@ -796,15 +796,47 @@ export class Broker {
 
   /** Who runs what: each environment's deployed and released versions. */
   async byEnvironment() {
-    const out: { environment: string; production: boolean; versions: (VersionRow & { how: string })[] }[] = []
+    const out: {
+      environment: string
+      production: boolean
+      versions: (VersionRow & { how: string; state: string; ok: boolean | undefined })[]
+    }[] = []
     for (const environment of await this.environments()) {
       const id = await this.environment(environment.name)
-      out.push({
-        environment: environment.name,
-        production: environment.production,
-        versions: [...(await this.live(id, 'store')), ...(await this.live(id, 'consumer'))],
-      })
+      const stores = await this.live(id, 'store')
+      const deployed = stores.filter((s) => s.how === 'deployed')
+      const versions: (VersionRow & { how: string; state: string; ok: boolean | undefined })[] = []
+      for (const store of stores) {
+        const verified = await this.verification(store)
+        versions.push({
+          ...store,
+          ...(verified === undefined
+            ? { state: 'no verification for its document', ok: undefined }
+            : { state: verified ? 'verified' : 'failed its verification', ok: verified }),
+        })
+      }
+      // A consumer's state: what can-i-deploy would say of it against the store deployed beside it.
+      for (const consumer of await this.live(id, 'consumer')) {
+        if (!deployed.length) {
+          versions.push({ ...consumer, state: 'no store version deployed here', ok: undefined })
+          continue
+        }
+        const broken: string[] = []
+        for (const store of deployed)
+          if (
+            (await this.judge(consumer.content_hash, store.content_hash)).some((f) => f.class === 'breaking')
+          )
+            broken.push(`${store.application} ${short(store.version)}`)
+        versions.push({
+          ...consumer,
+          ...(broken.length
+            ? { state: `not served by ${broken.join(', ')}`, ok: false }
+            : { state: 'served by the store deployed here', ok: true }),
+        })
+      }
+      out.push({ environment: environment.name, production: environment.production, versions })
     }
+    await this.flush()
     return out
   }
 

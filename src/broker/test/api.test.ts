@@ -230,3 +230,26 @@ describe.each(stores)('the broker on %s', (store) => {
     expect((await c.send('POST', '/clean-up?keepDays=-1')).statusCode).toBe(400)
   })
 })
+
+describe.skipIf(postgresMissing !== undefined)('two broker instances on one PostgreSQL database', () => {
+  it("let one publish of a version win and answer the other 409, and see each other's writes", async () => {
+    const url = await freshDatabase()
+    const [one, two] = [await build(url), await build(url)]
+    try {
+      const other = JSON.parse(appContract)
+      other.document.version = '9.9.9'
+      const answers = await Promise.all([
+        client(one).contract(APP, 'shared', appContract),
+        client(two).contract(APP, 'shared', JSON.stringify(other)),
+      ])
+      expect(answers.map((a) => a.statusCode).sort()).toEqual([201, 409])
+      expect(answers.find((a) => a.statusCode === 409)?.json().message).toContain('/document/version')
+      await client(one).environment('production', true)
+      await client(two).deploy(APP, 'shared', 'production')
+      const seen = (await client(one).send('GET', `/applications/${APP}/versions/shared`)).json()
+      expect(seen.deployments).toEqual([expect.objectContaining({ environment: 'production', live: true })])
+    } finally {
+      await Promise.all([one.close(), two.close()])
+    }
+  })
+})

@@ -63,6 +63,20 @@ describe.skipIf(missing)('the broker page in Chromium', () => {
       expect(deployed).toContain(APP)
       expect(deployed).toContain('a1b2c3d4e5f6')
       expect(deployed).toContain(PRINTER)
+      expect(
+        await page
+          .locator('table')
+          .first()
+          .locator('td.ok', { hasText: 'served by the store deployed here' })
+          .count(),
+      ).toBe(2)
+      expect(
+        await page
+          .locator('table')
+          .first()
+          .locator('td.ok', { hasText: /^verified$/ })
+          .count(),
+      ).toBe(1)
       const matrix = page.locator('table').nth(1)
       expect(await matrix.locator('td.ok').count()).toBe(4)
       // The stylesheet applies: a compatible cell is green.
