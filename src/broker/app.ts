@@ -1,8 +1,14 @@
 // Builds the broker's app (a Fastify plugin tree, not listening: server.ts listens): the store, the
 // tokens, the API, its document at /docs and /openapi.json, and the web page.
 import { errorBody, HttpError } from '@plant-store/core'
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
-import type { BrokerConfig } from './config.js'
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify'
+import { type BrokerConfig, MAX_NAME } from './config.js'
 import auth from './plugins/auth.js'
 import docs from './plugins/docs.js'
 import api from './routes/api.js'
@@ -26,12 +32,24 @@ export interface BuildOptions {
 
 const DAY_MS = 86_400_000
 
+function answerFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const status = error.statusCode ?? 400
+  const message =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? `a name in the path is longer than ${MAX_NAME} characters`
+      : error.message
+  void reply.code(status).send(errorBody(status, message))
+}
+
 export async function buildBroker({ config, logger, db, now }: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ?? { level: config.logLevel, redact: ['req.headers.authorization'] },
     bodyLimit: config.bodyLimit,
     exposeHeadRoutes: false,
     return503OnClosing: false,
+    routerOptions: { maxParamLength: MAX_NAME },
+    // What the router refuses before a route runs (a name over the bound, a bad URL) in the Error shape too.
+    frameworkErrors: answerFrameworkError,
   })
   const store = db ?? (await openDb(config.databaseUrl))
   const broker = new Broker(store, {

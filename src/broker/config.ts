@@ -2,6 +2,9 @@
 
 export const DEV_TOKEN = 'dev-token'
 
+/** The longest application, version, environment or branch name. */
+export const MAX_NAME = 200
+
 export interface BrokerConfig {
   host: string
   port: number

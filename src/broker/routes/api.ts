@@ -2,6 +2,7 @@
 // deployments and releases; can-i-deploy, check-document, the matrix, the index and the clean-up.
 import { HttpError } from '@plant-store/core'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { MAX_NAME } from '../config.js'
 import type { Access } from '../plugins/auth.js'
 import type { Kind } from '../store/broker.js'
 
@@ -15,6 +16,8 @@ export function one(query: Query, name: string): string {
   const value = query[name]
   if (typeof value !== 'string' || value === '')
     throw new HttpError(400, `the query parameter ${name} is required, once`)
+  if (value.length > MAX_NAME)
+    throw new HttpError(400, `the query parameter ${name} is longer than ${MAX_NAME} characters`)
   return value
 }
 
@@ -43,8 +46,11 @@ const text = (body: unknown): string => {
 function placement(body: unknown): { application: string; version: string; environment: string } {
   const value = jsonObject(body)
   for (const key of ['application', 'version', 'environment'])
-    if (typeof value[key] !== 'string' || value[key] === '')
-      throw new HttpError(400, `the body's "${key}" must be a string, not ${JSON.stringify(value[key])}`)
+    if (typeof value[key] !== 'string' || value[key] === '' || (value[key] as string).length > MAX_NAME)
+      throw new HttpError(
+        400,
+        `the body's "${key}" must be a name of 1 to ${MAX_NAME} characters, not ${JSON.stringify(value[key])}`,
+      )
   return value as never
 }
 

@@ -102,6 +102,15 @@ describe.each(stores)('the broker on %s', (store) => {
       error: 400,
       message: 'the query parameter branch is required, once',
     })
+    // Names are bounded: in the path, and in the query.
+    expect((await c.contract(APP, 'v'.repeat(201), appContract)).json()).toEqual({
+      error: 414,
+      message: 'a name in the path is longer than 200 characters',
+    })
+    expect((await c.contract(APP, 'v', appContract, 'b'.repeat(201))).json()).toEqual({
+      error: 400,
+      message: 'the query parameter branch is longer than 200 characters',
+    })
   })
 
   it('answers 404 for an unknown application, version or environment', async () => {
