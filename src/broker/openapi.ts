@@ -113,6 +113,14 @@ export const brokerDocument = {
         responses: { '201': json(object), '413': error, ...refusals },
       },
     },
+    '/applications/{application}/versions/{version}/verifications/{id}': {
+      get: {
+        operationId: 'getVerification',
+        summary: 'One verification, with the coverage and promises of its report',
+        parameters: [...appVersion, { name: 'id', in: 'path', required: true, schema: { type: 'integer' } }],
+        responses: { '200': json(object), ...refusals },
+      },
+    },
     '/contents/{hash}': {
       get: {
         operationId: 'getContent',

@@ -95,6 +95,11 @@ export default async function api(app: FastifyInstance): Promise<void> {
     return reply.code(201).send(recorded)
   })
 
+  app.get('/applications/:application/versions/:version/verifications/:id', reading, async (request) => {
+    const { application = '', version = '', id = '' } = request.params as Params
+    return broker.verificationDetail(application, version, id)
+  })
+
   app.get('/contents/:hash', reading, async (request, reply) => {
     const { body } = await broker.content((request.params as Params).hash ?? '')
     return reply.type('application/json').send(body)

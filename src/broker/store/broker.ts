@@ -494,6 +494,34 @@ export class Broker {
     }
   }
 
+  /** One verification whole: what the verifier's report said of its coverage and promises too. */
+  async verificationDetail(application: string, version: string, id: string) {
+    const row = await this.version(application, version)
+    const [found] = await this.db.all<{
+      id: number
+      base_url: string
+      passed: number
+      seed: string | null
+      verdict: string
+      document_hash: string
+      coverage: string
+      promises: string
+      created_at: string
+    }>('SELECT * FROM verifications WHERE version_id = ? AND id = ?', [row.id, Number(id) || 0])
+    if (!found) throw new HttpError(404, `${application} ${version} has no verification ${id}`)
+    return {
+      id: Number(found.id),
+      baseUrl: found.base_url,
+      passed: Number(found.passed) === 1,
+      ...(found.seed === null ? {} : { seed: found.seed }),
+      verdict: found.verdict,
+      document: found.document_hash,
+      coverage: JSON.parse(found.coverage) as unknown,
+      promises: JSON.parse(found.promises) as unknown,
+      createdAt: found.created_at,
+    }
+  }
+
   async content(hash: string): Promise<{ kind: 'contract' | 'document'; body: string }> {
     const [row] = await this.db.all<{ kind: 'contract' | 'document'; body: string }>(
       'SELECT kind, body FROM contents WHERE hash = ?',

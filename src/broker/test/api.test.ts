@@ -212,6 +212,11 @@ describe.each(stores)('the broker on %s', (store) => {
         document: published.document,
       }),
     ])
+    const whole = await c.send('GET', `/applications/plant-store/versions/s1/verifications/${res.json().id}`)
+    expect(whole.json()).toMatchObject({ passed: false, coverage: { met: true }, promises: [] })
+    expect((await c.send('GET', '/applications/plant-store/versions/s1/verifications/999')).statusCode).toBe(
+      404,
+    )
     const content = await c.send('GET', `/contents/${published.document}`)
     expect(content.json().info.title).toBe('Plant Store')
   })
