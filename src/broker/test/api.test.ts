@@ -1,7 +1,9 @@
 // The broker's API through app.inject: what it keeps, and every refusal, on SQLite and on PostgreSQL.
+import SwaggerParser from '@apidevtools/swagger-parser'
 import type { FastifyInstance } from 'fastify'
 import { afterEach, describe, expect, it } from 'vitest'
 import { freshDatabase, postgresMissing } from '../../../test/helpers/postgres.js'
+import { brokerDocument } from '../openapi.js'
 import {
   APP,
   appContract,
@@ -16,6 +18,23 @@ import {
 } from './helpers.js'
 
 const stores: Store[] = postgresMissing ? ['sqlite'] : ['sqlite', 'postgres']
+
+it('describes itself in a valid OpenAPI 3.1 document, each of its routes there', async () => {
+  await SwaggerParser.validate(structuredClone(brokerDocument) as never)
+  const app = await build(sqliteUrl())
+  try {
+    const routes = app.printRoutes({ commonPrefix: false })
+    for (const path of Object.keys(brokerDocument.paths))
+      expect(routes, path).toContain(
+        path
+          .replace(/\{(\w+)\}/g, ':$1')
+          .split('/')
+          .pop(),
+      )
+  } finally {
+    await app.close()
+  }
+})
 
 describe.each(stores)('the broker on %s', (store) => {
   let app: FastifyInstance
