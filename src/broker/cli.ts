@@ -12,7 +12,8 @@ const usage = `Usage: plant-store-broker [command] [options]
 
 Commands:
   serve                    start the broker (the default); configured by DATABASE_URL, BROKER_WRITE_TOKEN,
-                           BROKER_READ_TOKEN, BROKER_OPEN_READS, BROKER_KEEP_DAYS, BROKER_CLEAN_UP, HOST, PORT
+                           BROKER_READ_TOKEN, BROKER_OPEN_READS, BROKER_BODY_LIMIT, BROKER_MAIN_BRANCHES,
+                           BROKER_CLEAN_UP, BROKER_KEEP_DAYS, HOST, PORT
   publish FILE...          publish a consumer's contract (several files of one consumer are joined)
                            --version V --branch B [--application NAME, default the contract's consumer]
   publish-document FILE    publish the store's document (YAML or JSON) --version V --branch B
@@ -25,7 +26,8 @@ Commands:
   can-i-deploy             --application A --version V --to E [--retry-while-unknown N]
                            [--retry-interval SECONDS, default 10] [--json]
   check-document DRAFT     judge a draft of the document against what runs; stores nothing [--json]
-  clean-up                 remove what clean-up removes [--keep-days N]
+  clean-up                 remove now every version that is not a main branch's latest, not deployed or
+                           released, and older than --keep-days N (default: the broker's BROKER_KEEP_DAYS)
 
 Options of every command but serve:
   --broker URL             the broker (default BROKER_URL, else http://127.0.0.1:9292)
