@@ -13,7 +13,7 @@ import auth from './plugins/auth.js'
 import docs from './plugins/docs.js'
 import api from './routes/api.js'
 import page from './routes/page.js'
-import { Broker } from './store/broker.js'
+import { Broker, type Published } from './store/broker.js'
 import { type Db, openDb } from './store/db.js'
 
 declare module 'fastify' {
@@ -52,10 +52,29 @@ export async function buildBroker({ config, logger, db, now }: BuildOptions): Pr
     frameworkErrors: answerFrameworkError,
   })
   const store = db ?? (await openDb(config.databaseUrl))
+  const notify = config.notifyUrl
   const broker = new Broker(store, {
     mainBranches: config.mainBranches,
     keepDays: config.keepDays,
     ...(now ? { now } : {}),
+    // Told and not waited for: a notify URL that is down slows no publish, and says so in the log.
+    ...(notify
+      ? {
+          onPublished: (event: Published) =>
+            void fetch(notify, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify(event),
+              signal: AbortSignal.timeout(10_000),
+            }).then(
+              (answer) => {
+                if (!answer.ok)
+                  app.log.warn({ status: answer.status, event }, 'the notify URL refused an event')
+              },
+              (err: unknown) => app.log.warn({ err, event }, 'the notify URL cannot be reached'),
+            ),
+        }
+      : {}),
   })
   app.decorate('broker', broker)
   app.addHook('onClose', () => store.close())

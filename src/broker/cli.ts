@@ -13,7 +13,7 @@ const usage = `Usage: plant-store-broker [command] [options]
 Commands:
   serve                    start the broker (the default); configured by DATABASE_URL, BROKER_WRITE_TOKEN,
                            BROKER_READ_TOKEN, BROKER_OPEN_READS, BROKER_BODY_LIMIT, BROKER_MAIN_BRANCHES,
-                           BROKER_CLEAN_UP, BROKER_KEEP_DAYS, HOST, PORT
+                           BROKER_CLEAN_UP, BROKER_KEEP_DAYS, BROKER_NOTIFY_URL, HOST, PORT
   publish FILE...          publish a consumer's contract (several files of one consumer are joined)
                            --version V --branch B [--application NAME, default the contract's consumer]
   publish-document FILE    publish the store's document (YAML or JSON) --version V --branch B

@@ -23,6 +23,8 @@ export interface BrokerConfig {
   /** Clean-up: on by default, at start and once a day; keeps anything younger than this. */
   cleanUp: boolean
   keepDays: number
+  /** Told of each version published (a POST of JSON), so that a store's verification can be started. */
+  notifyUrl?: string
   logLevel: string
 }
 
@@ -38,6 +40,12 @@ const flag = (name: string, text: string | undefined, fallback: boolean): boolea
   if (text === undefined || text === '') return fallback
   if (text === 'true' || text === 'false') return text === 'true'
   throw new Error(`${name} must be true or false, not ${JSON.stringify(text)}`)
+}
+
+const notifyUrl = (text: string): string => {
+  if (!URL.canParse(text) || !/^https?:$/.test(new URL(text).protocol))
+    throw new Error(`BROKER_NOTIFY_URL must be an http or https URL, not ${JSON.stringify(text)}`)
+  return text
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): BrokerConfig {
@@ -59,6 +67,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       .filter(Boolean),
     cleanUp: flag('BROKER_CLEAN_UP', env.BROKER_CLEAN_UP, true),
     keepDays: positive('BROKER_KEEP_DAYS', env.BROKER_KEEP_DAYS, 90),
+    ...(env.BROKER_NOTIFY_URL ? { notifyUrl: notifyUrl(env.BROKER_NOTIFY_URL) } : {}),
     logLevel: env.LOG_LEVEL || 'info',
   }
 }

@@ -75,6 +75,18 @@ export interface BrokerOptions {
   /** Clean-up keeps anything younger than this. */
   keepDays?: number
   now?: () => Date
+  /** Called once a new version is stored. */
+  onPublished?: (event: Published) => void
+}
+
+/** What the notify URL is told of a version just published. */
+export interface Published {
+  event: 'contract-published' | 'document-published'
+  application: string
+  version: string
+  branch: string
+  /** The SHA-256 of its contract or document. */
+  content: string
 }
 
 // Changes from the verified document to a draft that a store built for the former may not do: a request
@@ -147,7 +159,10 @@ export class Broker {
     this.mainBranches = options.mainBranches ?? ['main', 'master']
     this.keepDays = options.keepDays ?? 90
     this.now = options.now ?? (() => new Date())
+    this.onPublished = options.onPublished
   }
+
+  private readonly onPublished: ((event: Published) => void) | undefined
 
   private stamp = () => this.now().toISOString()
 
@@ -207,7 +222,17 @@ export class Broker {
       })
     try {
       const published = await attempt()
-      if (published.created) await this.prejudge(published.version)
+      if (published.created) {
+        const { application, version, branch, content_hash } = published.version
+        this.onPublished?.({
+          event: input.kind === 'store' ? 'document-published' : 'contract-published',
+          application,
+          version,
+          branch,
+          content: content_hash,
+        })
+        await this.prejudge(published.version)
+      }
       return published
     } catch (error) {
       // Another writer published this version (or created the application) meanwhile: judged again

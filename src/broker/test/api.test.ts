@@ -1,4 +1,6 @@
 // The broker's API through app.inject: what it keeps, and every refusal, on SQLite and on PostgreSQL.
+import { once } from 'node:events'
+import { createServer } from 'node:http'
 import SwaggerParser from '@apidevtools/swagger-parser'
 import type { FastifyInstance } from 'fastify'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -262,6 +264,53 @@ describe.each(stores)('the broker on %s', (store) => {
     expect((await c.send('GET', `/applications/${PRINTER}/versions/p1`)).statusCode).toBe(200)
     expect((await c.send('POST', '/clean-up?keepDays=-1')).statusCode).toBe(400)
   })
+})
+
+it('tells the notify URL of each version published, once', async () => {
+  const told: unknown[] = []
+  const receiver = createServer((request, response) => {
+    let body = ''
+    request.on('data', (chunk) => {
+      body += chunk
+    })
+    request.on('end', () => {
+      told.push(JSON.parse(body))
+      response.end()
+    })
+  }).listen(0, '127.0.0.1')
+  await once(receiver, 'listening')
+  const { port } = receiver.address() as { port: number }
+  const app = await build(sqliteUrl(), { notifyUrl: `http://127.0.0.1:${port}/hook` })
+  try {
+    const c = client(app)
+    const published = (await c.document('s1', documentJson())).json()
+    await c.document('s1', documentJson())
+    await c.contract(PRINTER, 'p1', printerContract, 'feature')
+    for (let i = 0; i < 100 && told.length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 20))
+    // Time for a third, were the publish of the same content told again.
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    const byEvent = (a: unknown, b: unknown) =>
+      String((b as { event: string }).event).localeCompare((a as { event: string }).event)
+    expect(told.sort(byEvent)).toEqual([
+      {
+        event: 'document-published',
+        application: 'plant-store',
+        version: 's1',
+        branch: 'main',
+        content: published.document,
+      },
+      {
+        event: 'contract-published',
+        application: PRINTER,
+        version: 'p1',
+        branch: 'feature',
+        content: expect.any(String),
+      },
+    ])
+  } finally {
+    await app.close()
+    receiver.close()
+  }
 })
 
 describe.skipIf(postgresMissing !== undefined)('two broker instances on one PostgreSQL database', () => {
