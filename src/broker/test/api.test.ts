@@ -3,8 +3,8 @@ import { once } from 'node:events'
 import { createServer } from 'node:http'
 import SwaggerParser from '@apidevtools/swagger-parser'
 import type { FastifyInstance } from 'fastify'
-import { afterEach, describe, expect, it } from 'vitest'
-import { freshDatabase, postgresMissing } from '../../../test/helpers/postgres.js'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { freshDatabase, postgresCluster, postgresMissing } from '../../../test/helpers/postgres.js'
 import { brokerDocument } from '../openapi.js'
 import {
   APP,
@@ -39,6 +39,10 @@ it('describes itself in a valid OpenAPI 3.1 document, each of its routes there',
 })
 
 describe.each(stores)('the broker on %s', (store) => {
+  // The file's cluster starts once, before the tests, within a start's own time.
+  beforeAll(async () => {
+    if (store === 'postgres') await postgresCluster()
+  }, 60_000)
   let app: FastifyInstance
   const open = async () => {
     app = await build(store === 'sqlite' ? sqliteUrl() : await freshDatabase())

@@ -1,8 +1,8 @@
 // can-i-deploy's rules through the API: yes, no and unknown, each unknown naming its missing fact, each
 // no its failure; and check-document, the what-if that stores nothing.
 import type { FastifyInstance } from 'fastify'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { freshDatabase, postgresMissing } from '../../../test/helpers/postgres.js'
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { freshDatabase, postgresCluster, postgresMissing } from '../../../test/helpers/postgres.js'
 import {
   APP,
   appContract,
@@ -19,6 +19,10 @@ import {
 const stores: Store[] = postgresMissing ? ['sqlite'] : ['sqlite', 'postgres']
 
 describe.each(stores)('on %s', (store) => {
+  // The file's cluster starts once, before the tests, within a start's own time.
+  beforeAll(async () => {
+    if (store === 'postgres') await postgresCluster()
+  }, 60_000)
   let app: FastifyInstance
   let c: ReturnType<typeof client>
   beforeEach(async () => {

@@ -241,4 +241,5 @@ it('publishes, verifies, asks can-i-deploy, records deployments and judges draft
   expect(unseen).toMatchObject({ code: 2 })
   expect(unseen.out).toContain('there is no application named kiosk: it has published nothing')
   expect((await broker('publish', spec, '--version', 'x', '--branch', 'main')).code).toBe(2)
-})
+  // About 25 starts of the command and one of the gate: a few seconds quiet, much more on a loaded machine.
+}, 120_000)
