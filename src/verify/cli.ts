@@ -12,6 +12,7 @@ import { interfaceOf, loadDocument, type OperationEntry, PROFILES, type Profile 
 import { loadPromises } from './promises/coverage.js'
 import type { DocumentPromise } from './promises/document-promises.js'
 import { runReplay } from './proxy/replay-cli.js'
+import { publishTarget, publishVerification } from './publish.js'
 import { ProgressLog, TerminalProgress } from './report/ci.js'
 import { coverageOf } from './report/coverage.js'
 import { meets } from './report/coverage-summary.js'
@@ -68,6 +69,9 @@ deletes what it creates.
   --junit FILE           write a JUnit XML report
   --report FILE          write a Markdown report
   --json FILE            write the whole result as JSON: rows, failures, warnings, notes, coverage
+  --publish VERSION      send the --json report to a contract broker (@plant-store/broker) as the
+                         verification of store version VERSION: BROKER_URL, BROKER_TOKEN (and
+                         BROKER_APPLICATION, default plant-store); exit 2 when it is not taken
   --html FILE            write one self-contained HTML page (opens from disk, a CI artifact)
   --min-coverage PERCENT fail (exit 1) when the coverage is below PERCENT: the documented statuses
                          answered and the parameters and body properties sent, of all the
@@ -138,6 +142,7 @@ function parse() {
       junit: { type: 'string' },
       report: { type: 'string' },
       json: { type: 'string' },
+      publish: { type: 'string' },
       html: { type: 'string' },
       'min-coverage': { type: 'string' },
       help: { type: 'boolean' },
@@ -207,6 +212,8 @@ if (!baseUrl) usage('no server to verify: give --base-url URL or VERIFY_BASE_URL
 const tokens = values.token?.length ? values.token : (list(process.env.VERIFY_TOKENS) ?? [])
 // The reports it writes, whatever it runs: chosen from these options in one place (reportsAsked).
 const reportFiles = { junit: values.junit, report: values.report, json: values.json, html: values.html }
+const publishTo = values.publish === undefined ? undefined : publishTarget()
+if (typeof publishTo === 'string') usage(publishTo)
 if (values.replay !== undefined) {
   const replay = { file: values.replay, baseUrl, tokens, spec: values.spec, reports: reportFiles, config }
   process.exit(await runReplay({ ...replay, allowDifferences: values['allow-differences'] ?? false }))
@@ -352,6 +359,15 @@ try {
   }
   writeReports(reportsAsked(reportFiles), run)
   process.exitCode = results.failed || !met ? 1 : 0
+  if (publishTo && values.publish !== undefined) {
+    const published = await publishVerification(
+      publishTo as Exclude<typeof publishTo, string>,
+      values.publish,
+      run,
+    )
+    console.error(`verify: ${published.line}`)
+    if (!published.ok) process.exitCode = 2
+  }
 } catch (error) {
   log.stop()
   if (interactive) process.stderr.write('\r\x1b[K')
