@@ -47,8 +47,9 @@ deletes what it creates.
                          to fit a quota the server declares; given, the run waits for it instead)
   --sequences N          stateful sequences (default ${DEFAULTS.sequences}, or fewer, as --requests)
   --seed S               the seed of the generated requests and sequences (printed with every run)
-  --case NAME            replay one case: an example or security case by name, or a generated
-                         request by its number (the failure prints the command)
+  --case NAME            replay one case: an example or security case by its name, as the report
+                         shows it (operation · title), or a generated request by its number (the
+                         failure prints the command)
   --path P, --replay-path R   replay one stateful failure (the failure prints the command)
   --read-only            only what changes nothing: reads and refused requests (a production check)
   --keep                 leave the plants the generated requests worked with
@@ -108,9 +109,24 @@ function usage(message: string): never {
   process.exit(2)
 }
 
+/**
+ * `--seed -5` read as `--seed=-5`: parseArgs takes a value starting with a dash only after `=`, and a
+ * seed, printed with every run, is as often negative as not.
+ */
+function negativeSeed(args: string[]): string[] {
+  const joined: string[] = []
+  for (let i = 0; i < args.length; i++) {
+    const next = args[i + 1]
+    if (args[i] === '--seed' && next !== undefined && /^-\d+$/.test(next)) joined.push(`--seed=${args[++i]}`)
+    else joined.push(args[i] as string)
+  }
+  return joined
+}
+
 let parsed: ReturnType<typeof parse>
 function parse() {
   return parseArgs({
+    args: negativeSeed(process.argv.slice(2)),
     options: {
       'base-url': { type: 'string' },
       token: { type: 'string', multiple: true },

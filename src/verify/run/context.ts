@@ -89,6 +89,8 @@ export interface Context {
   deadline: number
   /** The replay command of one case: the run's command with these options added. */
   replay(args: string): string
+  /** Whether a case is sent: every case, or with --case only the one of that name. */
+  wants(name: string): boolean
   progress(line: string): void
   /** The refused-token cases sent so far: each is sent to an operation once in a run. */
   refusals: RefusedTokens
@@ -98,3 +100,9 @@ export interface Context {
    */
   deferred: { layer: Layer; run: () => Promise<void> }[]
 }
+
+/** A word as a shell reads it back: in single quotes, each quote inside written '\''. */
+export const shellQuote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`
+
+/** The options that replay one case of a layer by its name, as --case takes it. */
+export const caseArgs = (layer: Layer, name: string) => `--only ${layer} --case ${shellQuote(name)}`

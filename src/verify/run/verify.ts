@@ -204,6 +204,7 @@ async function run(
     deadline: Date.now() + (options.timeLimitMs ?? 30 * 60_000),
     replay: (args) =>
       `${base}${options.spec ? ` --spec ${options.spec}` : ''}${options.profile === 'kit' ? ' --profile kit' : ''} ${args}`,
+    wants: (name) => options.case === undefined || options.case === name,
     progress,
     // A default run keeps to the server's quota for failed authentications: a case past it is left out.
     refusals: new RefusedTokens(fitting ? () => subject.refusalDue() !== undefined : undefined),
@@ -282,7 +283,7 @@ async function run(
     context.progress('waiting for the newPlant events still to come')
     // A webhook failure's replay is the whole run again, with what it drew (the receiver adds its own options).
     const runArgs = [
-      `--seed ${seed}`,
+      `--seed=${seed}`,
       ...(consumer ? [`--consumer ${consumer.file}`] : []),
       ...(options.only?.length ? [`--only ${options.only.join(',')}`] : []),
       ...(options.requests === undefined ? [] : [`--requests ${options.requests}`]),

@@ -122,7 +122,55 @@ describe('plant-store-verify', () => {
     }
     // A run and one replay per layer that failed (examples, generated, stateful), each a Node process.
   }, 120_000)
+
+  it('takes a negative seed after a space, and prints a replay with one that runs as printed', async () => {
+    const server = await store('tag-filter-ignored')
+    const env = { VERIFY_BASE_URL: server.url, VERIFY_TOKENS: 'token-alice,token-bob' }
+    const first = await run(['--only', 'generated', '--requests', '20', '--seed', '-570059388'], env)
+    expect(first.exit, first.output).toBe(1)
+    const replay = /^ {2}replay: {3}plant-store-verify (.+)$/m.exec(first.output)?.[1] ?? ''
+    expect(replay).toContain('--seed=-570059388')
+    const again = await shell(replay)
+    expect(again.exit, `${replay}\n${again.output}`).toBe(1)
+    expect(again.output).not.toMatch(/ambiguous/)
+    expect(again.output).toContain('(seed -570059388)')
+  }, 120_000)
+
+  it('replays one security case by the name the report gives it', async () => {
+    const server = await store('other-principal-readable')
+    const env = { VERIFY_BASE_URL: server.url, VERIFY_TOKENS: 'token-alice,token-bob' }
+    const whole = await run(['--only', 'security'], env)
+    expect(whole.exit, whole.output).toBe(1)
+    const failure =
+      /^✗ principal_isolation — getPlant \(security: (.+)\)[^\n]*\n(?:.*\n)*? {2}replay: {3}plant-store-verify (.+)$/m.exec(
+        whole.output,
+      )
+    const [, title = '', replay = ''] = failure ?? []
+    expect(title).toBe("the other principal's plant (GET as the second principal)")
+    expect(replay).toContain(
+      String.raw`--only security --case 'getPlant · the other principal'\''s plant (GET as the second principal)'`,
+    )
+    const again = await shell(replay)
+    expect(again.exit, `${replay}\n${again.output}`).toBe(1)
+    // That case alone: every failure it shows is the case's, and it sends a fraction of the layer's requests.
+    const titles = [...again.output.matchAll(/^✗ \S+ — \S+ \(security: (.+)\)/gm)].map((m) => m[1])
+    expect(titles.length).toBeGreaterThan(0)
+    expect(new Set(titles)).toEqual(new Set([title]))
+    const requests = (output: string) => Number(/: (\d+) requests in/.exec(output)?.[1])
+    expect(requests(again.output)).toBeLessThan(requests(whole.output) / 4)
+  }, 120_000)
 })
+
+/** A printed replay run as the shell would, with the tokens from the environment. */
+function shell(replay: string) {
+  return runToExit({
+    name: 'replay',
+    command: 'sh',
+    args: ['-c', `"${process.execPath}" ${cli.map((a) => `"${a}"`).join(' ')} ${replay}`],
+    env: { VERIFY_TOKENS: 'token-alice,token-bob' },
+    timeoutMs: 240_000,
+  })
+}
 
 describe('a server whose principals already own plants', () => {
   const plant = (id: string, name: string) => ({

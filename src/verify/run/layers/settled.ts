@@ -5,8 +5,8 @@ import type { Finding } from '../../checks/check.js'
 import { parseExact } from '../../exact-json.js'
 import { type Answer, describeAnswer, describeRequest, type RequestSpec } from '../../http.js'
 import { roleOf } from '../../judge/accepted-statuses.js'
-import type { Source } from '../../report/results.js'
-import type { Context } from '../context.js'
+import type { Layer } from '../../report/results.js'
+import { type Context, caseArgs } from '../context.js'
 
 /** Every status a refusal may have: any 4xx or 5xx. */
 export const REFUSALS = Array.from({ length: 200 }, (_, i) => 400 + i)
@@ -16,7 +16,7 @@ export const concrete = (ctx: Context, path: string) => path.replace(/\{[^}]+\}/
 
 /** One settled case as judged: its verdict, and what the case itself judged by (`own.checks`) and found. */
 interface SettledCase {
-  layer: Source
+  layer: Layer
   operationId: string
   kind: string
   request: RequestSpec
@@ -28,6 +28,9 @@ interface SettledCase {
   document: string
   title: string
 }
+
+/** A case as --case names it: its operation and its title, as a report shows them. */
+export const caseName = (operationId: string, title: string) => `${operationId} · ${title}`
 
 /** Records a settled case, its own checks and findings kept to the run's selected checks. */
 function record(ctx: Context, c: SettledCase): void {
@@ -43,7 +46,7 @@ function record(ctx: Context, c: SettledCase): void {
     request: describeRequest(c.request),
     answer: describeAnswer(c.answer),
     document: c.document,
-    replay: ctx.replay(`--only ${c.layer}`),
+    replay: ctx.replay(caseArgs(c.layer, caseName(c.operationId, c.title))),
   })
 }
 
@@ -60,7 +63,12 @@ export async function settledMethods(ctx: Context): Promise<void> {
     const first = operations[0]
     if (!first) continue
     const at = concrete(ctx, path)
-    if (!operations.some((e) => e.method === 'patch') && operations.some((e) => e.secured)) {
+    const withoutToken = `a method ${path} does not take (PATCH), without a token`
+    if (
+      !operations.some((e) => e.method === 'patch') &&
+      operations.some((e) => e.secured) &&
+      ctx.wants(caseName(first.operationId, withoutToken))
+    ) {
       const request: RequestSpec = { method: 'PATCH', path: at, auth: { kind: 'none' } }
       // The server may count it against its quota for failed authentications: sent only while that has room.
       if (subject.refusalDue()) {
@@ -100,11 +108,11 @@ export async function settledMethods(ctx: Context): Promise<void> {
         verdict,
         own,
         document: 'the refusal of a method the path does not take, or 401: either may come',
-        title: `a method ${path} does not take (PATCH), without a token`,
+        title: withoutToken,
       })
     }
     const get = operations.find((e) => e.method === 'get')
-    if (!get) continue
+    if (!get || !ctx.wants(caseName(get.operationId, `HEAD on ${path}`))) continue
     const auth = get.secured ? subject.authorization(0) : undefined
     const asGet = await subject.send(
       subject.baseUrl,
@@ -163,6 +171,8 @@ export async function settledMethods(ctx: Context): Promise<void> {
   }
 }
 
+const PLUS_TITLE = 'a + in the query string (a space)'
+
 /**
  * A `+` in a query string is a space: two plants of the first principal's, tagged `sweet basil` and
  * `sweet+basil`, and the page `?tag=sweet+basil` holds the first and not the second.
@@ -172,7 +182,7 @@ export async function plusInQuery(ctx: Context): Promise<void> {
   const create = loaded.operations.find((e) => roleOf(e) === 'create')
   const list = ctx.list
   const tagged = list?.parameters.some((p) => p.in === 'query' && p.name === 'tag')
-  if (!create || !list || !tagged) return
+  if (!create || !list || !tagged || !ctx.wants(caseName(list.operationId, PLUS_TITLE))) return
   if (options.readOnly) {
     results.notes.push('not exercised: a `+` in a query string (--read-only: it creates two plants)')
     return
@@ -243,7 +253,7 @@ export async function plusInQuery(ctx: Context): Promise<void> {
       verdict,
       own,
       document: `200, the plants tagged "sweet basil": plant ${spaced}, not plant ${plus}`,
-      title: 'a + in the query string (a space)',
+      title: PLUS_TITLE,
     })
   } finally {
     for (const id of made) await ctx.remove(0, id)
