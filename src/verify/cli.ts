@@ -55,6 +55,8 @@ deletes what it creates.
   --keep                 leave the plants the generated requests worked with
   --any-token            the server makes a principal of any token (a sandbox): a token no
                          principal holds is not tried
+  --wait SECONDS         wait up to SECONDS for the server to answer at all (a server still
+                         starting): any HTTP answer will do; without it, none is a usage error
   --rate N               at most N requests a second (a quota the server declares in RateLimit, and
                          a 429's Retry-After, are always waited out, and the wait said)
   --webhook-listen PORT  also judge the newPlant events the server sends during the run: a receiver
@@ -145,6 +147,7 @@ function parse() {
       keep: { type: 'boolean' },
       'any-token': { type: 'boolean' },
       rate: { type: 'string' },
+      wait: { type: 'string' },
       'webhook-listen': { type: 'string' },
       'webhook-secret': { type: 'string' },
       'webhook-wait': { type: 'string' },
@@ -324,6 +327,7 @@ try {
     keep: values.keep ?? false,
     anyToken: values['any-token'] ?? false,
     ...(values.rate === undefined ? {} : { rate: positive('rate', values.rate) }),
+    ...(values.wait === undefined ? {} : { waitMs: (positive('wait', values.wait) ?? 0) * 1000 }),
     ...(webhookPort === undefined
       ? {}
       : {

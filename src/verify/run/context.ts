@@ -40,6 +40,8 @@ export interface VerifyOptions {
   anyToken?: boolean
   /** At most this many requests a second. */
   rate?: number
+  /** How long to try again while nothing answers at the base URL (a server still starting); default 0. */
+  waitMs?: number
   /** One case of the example or security layers, by its name, or one generated request by its number. */
   case?: string
   /** Stateful replay: fast-check's path and replayPath, as a failure prints them. */

@@ -4,6 +4,7 @@
 // given a URL and two principals' tokens, leaves the plants those principals had alone, and deletes
 // what it created.
 
+import { setTimeout as sleep } from 'node:timers/promises'
 import type { ContractOperation } from '@plant-store/core'
 import { RefusedTokens } from '../cases/refused-tokens.js'
 import type { Check } from '../checks/check.js'
@@ -143,7 +144,7 @@ async function run(
     options.onProgress?.(line)
   }
   subject.onWait = (wait) => options.onProgress?.(waitProgress(doing, wait))
-  await reach(subject, loaded.operations)
+  await reach(subject, loaded.operations, options.waitMs ?? 0)
   const base = settings.command ?? `plant-store-verify --base-url ${options.baseUrl}`
   // A default run (no sizes, not a replay) fits within the quotas the server declares, not to wait for them.
   const fitting = [options.requests, options.sequences, options.case, options.path].every(
@@ -397,23 +398,33 @@ function judgingFor(results: Results, profile: Profile = 'interface'): Judging {
 }
 
 /**
- * Fails with one line when nothing answers at the base URL. Sent with the first principal's token: a
- * refused token would spend the server's quota for failed authentications, which the run needs.
+ * Fails with one line when nothing answers at the base URL, after trying again for `waitMs` (a server
+ * still starting). Sent with the first principal's token: a refused token would spend the server's
+ * quota for failed authentications, which the run needs.
  */
-async function reach(subject: Subject, operations: OperationEntry[]): Promise<void> {
+async function reach(subject: Subject, operations: OperationEntry[], waitMs: number): Promise<void> {
   const probe = operations.find((e) => e.method === 'get' && !e.path.includes('{')) ?? operations[0]
   if (!probe) throw new VerifyUsageError('the document has no operations')
-  try {
-    await subject.send(
-      subject.baseUrl,
-      { method: 'GET', path: probe.path, auth: { kind: 'principal' } },
-      subject.authorization(0),
-    )
-  } catch (error) {
-    rethrowTeamCode(error)
-    const cause = (error as Error & { cause?: { code?: string; message?: string } }).cause
-    throw new VerifyUsageError(
-      `cannot reach ${subject.baseUrl}: ${cause?.code ?? cause?.message ?? (error as Error).message}`,
-    )
+  const until = Date.now() + waitMs
+  for (;;) {
+    try {
+      await subject.send(
+        subject.baseUrl,
+        { method: 'GET', path: probe.path, auth: { kind: 'principal' } },
+        subject.authorization(0),
+      )
+      return
+    } catch (error) {
+      rethrowTeamCode(error)
+      if (Date.now() < until) {
+        await sleep(250)
+        continue
+      }
+      const cause = (error as Error & { cause?: { code?: string; message?: string } }).cause
+      const waited = waitMs ? ` (waited ${Math.round(waitMs / 1000)} s)` : ''
+      throw new VerifyUsageError(
+        `cannot reach ${subject.baseUrl}${waited}: ${cause?.code ?? cause?.message ?? (error as Error).message}`,
+      )
+    }
   }
 }

@@ -6,9 +6,10 @@
 import { readFile } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { verify } from '@plant-store/verify'
 import { describe, expect, it } from 'vitest'
-import { repoRoot, runToExit } from '../../../scripts/lib/processes.js'
+import { repoRoot, runToExit, startProcess } from '../../../scripts/lib/processes.js'
 import { cli, commandTests } from './command.js'
 
 const { store, run, work } = commandTests()
@@ -134,6 +135,29 @@ describe('plant-store-verify', () => {
     expect(again.exit, `${replay}\n${again.output}`).toBe(1)
     expect(again.output).not.toMatch(/ambiguous/)
     expect(again.output).toContain('(seed -570059388)')
+  }, 120_000)
+
+  it('with --wait, waits for a server that starts after it', async () => {
+    const port = await closedPort()
+    const verified = run(['--base-url', `http://127.0.0.1:${port}`, '--only', 'examples', '--wait', '60'], {
+      VERIFY_TOKENS: 'token-alice,token-bob',
+    })
+    // Started once the command has surely found nothing listening.
+    await sleep(1500)
+    const server = await startProcess({
+      name: 'independent store, started late',
+      command: process.execPath,
+      args: [join(repoRoot, 'test/fixtures/independent-store/server.mjs')],
+      env: { PORT: String(port), TOKENS: 'alice=token-alice,bob=token-bob' },
+      listening: /listening on (http:\/\/\S+)/,
+    })
+    try {
+      const { exit, output } = await verified
+      expect(exit, output).toBe(0)
+      expect(output).toMatch(/Every answer agreed with the document/)
+    } finally {
+      await server.stop()
+    }
   }, 120_000)
 
   it('replays one security case by the name the report gives it', async () => {
