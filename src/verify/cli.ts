@@ -352,13 +352,19 @@ try {
   // The document's operations, for the parameters coverage counts (verify read the same one).
   let entries: OperationEntry[] = []
   let promises: DocumentPromise[] | undefined
+  // The kit profile's promises, which a run of the interface leaves out: said as not judged.
+  let outsideProfile: DocumentPromise[] = []
   try {
-    entries = (await loadDocument(values.spec, (profile as Profile | undefined) ?? 'interface')).operations
-    promises = await loadPromises(values.spec, (profile as Profile | undefined) ?? 'interface')
+    const chosen = (profile as Profile | undefined) ?? 'interface'
+    entries = (await loadDocument(values.spec, chosen)).operations
+    promises = await loadPromises(values.spec, chosen)
+    const ids = new Set(promises.map((p) => p.id))
+    if (chosen !== 'kit')
+      outsideProfile = (await loadPromises(values.spec, 'kit')).filter((p) => !ids.has(p.id))
   } catch {
     // Read once already by the run: only the parameters and promises go uncounted if it cannot be read again.
   }
-  const coverage = coverageOf(results, entries, promises)
+  const coverage = coverageOf(results, entries, promises, outsideProfile)
   const met = minCoverage === undefined || meets(coverage, minCoverage)
   const title = `Verification of ${baseUrl}`
   const run = {

@@ -6,7 +6,14 @@ import { document as shipped } from '@plant-store/core'
 import type { Profile } from '../document.js'
 import type { JudgedFacts } from '../report/results.js'
 import { type DocumentPromise, documentPromises, type PromiseSource } from './document-promises.js'
-import { entryFor, PROMISE_REGISTRY, type PromiseEntry } from './registry.js'
+import {
+  entryFor,
+  OPTIONAL_PARTS,
+  type OptionalPart,
+  OUTSIDE_PROFILE,
+  PROMISE_REGISTRY,
+  type PromiseEntry,
+} from './registry.js'
 
 export interface PromiseCoverage {
   id: string
@@ -89,4 +96,35 @@ export function promisesLine(promises: readonly PromiseCoverage[]): string {
   const exercised = testable.filter((p) => p.requests > 0).length
   const untestable = promises.length - testable.length
   return `Promises exercised: ${exercised} of ${testable.length}${untestable ? ` (and ${untestable} no request can show)` : ''}`
+}
+
+/** A part of the document the run did not judge, the promises of it a request could show, and the option that judges it. */
+export interface UnjudgedPart extends OptionalPart {
+  promises: number
+}
+
+/**
+ * The parts of the document a run left unjudged for want of an option, each with how many of its
+ * promises a request could show: those not exercised for a reason the registry ties to an option,
+ * and the promises of the whole document outside the run's profile (`outsideProfile`).
+ */
+export function unjudgedParts(
+  promises: readonly PromiseCoverage[],
+  outsideProfile: readonly DocumentPromise[] = [],
+  registry: readonly PromiseEntry[] = PROMISE_REGISTRY,
+): UnjudgedPart[] {
+  const counts = new Map<string, number>()
+  const count = (reason: string) => counts.set(reason, (counts.get(reason) ?? 0) + 1)
+  for (const p of promises) if (!p.untestable && p.requests === 0 && p.reason) count(p.reason)
+  for (const p of promiseCoverage(outsideProfile, [], registry)) if (!p.untestable) count(OUTSIDE_PROFILE)
+  return [...OPTIONAL_PARTS].flatMap(([reason, part]) => {
+    const n = counts.get(reason)
+    return n ? [{ ...part, promises: n }] : []
+  })
+}
+
+/** One line: each part not judged, its promises and the option that judges it; undefined when none. */
+export function unjudgedLine(parts: readonly UnjudgedPart[]): string | undefined {
+  if (!parts.length) return undefined
+  return `Not judged: ${parts.map((p) => `${p.part} (${p.promises} promise${p.promises === 1 ? '' : 's'}): ${p.option}`).join('; ')}.`
 }

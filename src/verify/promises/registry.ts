@@ -76,6 +76,25 @@ const CONFIGURATION = 'how whoever runs the server configures it: no answer show
 const AUTH_QUOTA =
   'sent without a token, so only while the server’s quota for failed authentications has room (the run’s notes say when it had none)'
 
+/** A part of the document a run judges only when given an option: a passing verdict names it when left out. */
+export interface OptionalPart {
+  part: string
+  option: string
+}
+
+/**
+ * The reasons above that an option lifts, with the part of the document each leaves unjudged: a
+ * promise not exercised for one of them (or, for the kit profile, left out of the run's profile) is
+ * counted under that part.
+ */
+export const OPTIONAL_PARTS: ReadonlyMap<string, OptionalPart> = new Map([
+  [WEBHOOK_RECEIVER, { part: 'the newPlant webhook', option: '--webhook-listen' }],
+  [KIT_ONLY, { part: 'the kit profile', option: '--profile kit' }],
+])
+
+/** Why a promise of the kit profile is not among a run's: the run judges the interface alone. */
+export const OUTSIDE_PROFILE = KIT_ONLY
+
 const auth = kind('auth: none', 'auth: malformed', 'auth: unknown token', 'auth: token in the query string')
 const errorBody = all(
   status(...Array.from({ length: 200 }, (_, i) => 400 + i)),

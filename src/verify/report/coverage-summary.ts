@@ -2,7 +2,7 @@
 // gates on, and the table, lines and Markdown section the reports show. Apart from coverage.ts, which
 // reads a run's Results: a report reads the coverage alone.
 import type { CheckName } from '../checks/check.js'
-import { type PromiseCoverage, promisesLine } from '../promises/coverage.js'
+import { type PromiseCoverage, promisesLine, type UnjudgedPart } from '../promises/coverage.js'
 
 /** Where an operation takes a parameter: its path, its query string, or its request body's top level. */
 export type ParameterPlace = 'path' | 'query' | 'body'
@@ -63,6 +63,11 @@ export interface Coverage {
    * given (not counted in the percentage).
    */
   promises?: PromiseCoverage[]
+  /**
+   * The parts of the document the run left unjudged for want of an option (the newPlant webhook, the
+   * kit profile), each with its promises a request could show and the option; when promises were given.
+   */
+  notJudged?: UnjudgedPart[]
 }
 
 /** Exercised of total in percent, rounded down to one decimal (so 49.96 shows as 49.9, not 50.0). */

@@ -5,7 +5,7 @@
 
 import { documentedStatuses, type JsonSchema, type OperationEntry } from '../document.js'
 import type { RequestSpec } from '../http.js'
-import { promiseCoverage } from '../promises/coverage.js'
+import { type PromiseCoverage, promiseCoverage, unjudgedParts } from '../promises/coverage.js'
 import type { DocumentPromise } from '../promises/document-promises.js'
 import {
   type CheckCoverage,
@@ -137,12 +137,15 @@ function reasonsFromNotes(
 /**
  * What the run exercised. `entries` are the document's operations (`loadDocument(spec).operations`):
  * without them, only statuses and checks are counted, as the parameters are not known. `promises`,
- * the document's (`loadPromises(spec)`): each is then said exercised or not, and why.
+ * the document's (`loadPromises(spec)`): each is then said exercised or not, and why. `outsideProfile`,
+ * the promises of the whole document the run's profile leaves out (the kit profile's, in a run of the
+ * interface): counted among the parts not judged.
  */
 export function coverageOf(
   results: Results,
   entries: readonly OperationEntry[] = [],
   promises?: readonly DocumentPromise[],
+  outsideProfile: readonly DocumentPromise[] = [],
 ): Coverage {
   const byId = new Map(entries.map((e) => [e.operationId, e]))
   const reasons = reasonsFromNotes(results.notes, entries)
@@ -207,6 +210,10 @@ export function coverageOf(
     parameters,
     checks,
     operations,
-    ...(promises ? { promises: promiseCoverage(promises, results.judged) } : {}),
+    ...(promises ? promisesOf(promiseCoverage(promises, results.judged), outsideProfile) : {}),
   }
+}
+
+function promisesOf(promises: PromiseCoverage[], outsideProfile: readonly DocumentPromise[]) {
+  return { promises, notJudged: unjudgedParts(promises, outsideProfile) }
 }
