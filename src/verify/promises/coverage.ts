@@ -47,12 +47,21 @@ export async function loadPromises(
   return documentPromises(raw, profile)
 }
 
+/** Said of a promise whose cases only layers the run left out send. */
+export const layersLeftOut = (layers: readonly string[]) =>
+  `only the ${layers.join(' or ')} layer sends it, and this run judged nothing of ${layers.length > 1 ? 'theirs' : 'its'} (--only)`
+
 /** Each promise with the requests that exercised it and the checks that judged them, or why none did. */
 export function promiseCoverage(
   promises: readonly DocumentPromise[],
   judged: readonly JudgedFacts[],
   registry: readonly PromiseEntry[] = PROMISE_REGISTRY,
 ): PromiseCoverage[] {
+  const ran = new Set<string>(judged.map((r) => r.layer))
+  const why = (entry: PromiseEntry) =>
+    entry.sentBy && !entry.sentBy.some((layer) => ran.has(layer))
+      ? layersLeftOut(entry.sentBy)
+      : (entry.unlessSaid ?? NOT_SENT)
   return promises.map(({ id, source }) => {
     const found = entryFor(id, registry)
     if (!found) return { id, source, requests: 0, failed: 0, checks: [], reason: NO_CASE }
@@ -69,7 +78,7 @@ export function promiseCoverage(
       requests: exercised.length,
       failed: exercised.filter((r) => r.failed.some(its)).length,
       checks: [...checks],
-      ...(exercised.length ? {} : { reason: entry.unlessSaid ?? NOT_SENT }),
+      ...(exercised.length ? {} : { reason: why(entry) }),
     }
   })
 }

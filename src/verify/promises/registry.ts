@@ -6,7 +6,7 @@
 // (r) => r.layer === 'concurrency' }`, or one more kind in an entry's predicate (a crossed principal's
 // cursor beside `other principal` in the Principals entry).
 import type { CheckName } from '../checks/check.js'
-import type { JudgedFacts } from '../report/results.js'
+import type { JudgedFacts, Layer } from '../report/results.js'
 
 type Exercise = (r: JudgedFacts, captured: readonly string[]) => boolean
 
@@ -21,6 +21,8 @@ export interface PromiseEntry {
   untestable?: string
   /** Why a run may well not exercise it (said when it did not), e.g. the option it needs. */
   unlessSaid?: string
+  /** The layers that send its cases: when none of them judged a request (--only), that is why, not unlessSaid. */
+  sentBy?: readonly Layer[]
 }
 
 // ---- Predicates over a judged request ----------------------------------------------------------------
@@ -221,6 +223,7 @@ export const PROMISE_REGISTRY: readonly PromiseEntry[] = [
     exercisedBy: kind('other method without a token'),
     checks: ['status_code_conformance', 'www_authenticate_on_401'],
     unlessSaid: AUTH_QUOTA,
+    sentBy: ['security'],
   },
   { promise: 'methods.no-path-takes-head-a', exercisedBy: kind('HEAD') },
   {
