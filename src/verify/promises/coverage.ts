@@ -20,7 +20,7 @@ export interface PromiseCoverage {
   source: PromiseSource
   /** The judged requests that exercised it. */
   requests: number
-  /** Of those, the requests one of its checks failed. */
+  /** Of those, the failed requests filed under it: built to test it, or touching it where nothing they were built for failed. */
   failed: number
   /** The checks that judged those requests, of those the registry gives it. */
   checks: string[]
@@ -62,21 +62,41 @@ export function promiseCoverage(
     entry.sentBy && !entry.sentBy.some((layer) => ran.has(layer))
       ? layersLeftOut(entry.sentBy)
       : (entry.unlessSaid ?? NOT_SENT)
+  const found = new Map(promises.map(({ id }) => [id, entryFor(id, registry)]))
+  const exercises = (id: string, r: JudgedFacts) => {
+    const at = found.get(id)
+    return !at?.entry.untestable && (at?.entry.exercisedBy?.(r, at.captured) ?? false)
+  }
+  const its = (id: string, check: string) => {
+    const checks = found.get(id)?.entry.checks
+    return !checks || checks.includes(check)
+  }
+  // A failed request is filed under the promises its case was built to test: those it exercises by
+  // its kind (a crossed principal's read: the principals' promises), not every promise it touched (any
+  // read naming a plant: PlantId). Where none of those failed, under each promise whose check failed.
+  const filed = new Map<JudgedFacts, Set<string>>()
+  for (const r of judged) {
+    if (!r.failed.length) continue
+    const failedHere = promises
+      .map((p) => p.id)
+      .filter((id) => exercises(id, r) && r.failed.some((check) => its(id, check)))
+    const aimed = failedHere.filter((id) => !exercises(id, { ...r, kinds: [] }))
+    filed.set(r, new Set(aimed.length ? aimed : failedHere))
+  }
   return promises.map(({ id, source }) => {
-    const found = entryFor(id, registry)
-    if (!found) return { id, source, requests: 0, failed: 0, checks: [], reason: NO_CASE }
-    const { entry, captured } = found
+    const at = found.get(id)
+    if (!at) return { id, source, requests: 0, failed: 0, checks: [], reason: NO_CASE }
+    const { entry } = at
     if (entry.untestable)
       return { id, source, requests: 0, failed: 0, checks: [], reason: entry.untestable, untestable: true }
-    const exercised = entry.exercisedBy ? judged.filter((r) => entry.exercisedBy?.(r, captured)) : []
-    const its = (check: string) => !entry.checks || entry.checks.includes(check)
+    const exercised = judged.filter((r) => exercises(id, r))
     const checks = new Set<string>()
-    for (const r of exercised) for (const check of r.checks) if (its(check)) checks.add(check)
+    for (const r of exercised) for (const check of r.checks) if (its(id, check)) checks.add(check)
     return {
       id,
       source,
       requests: exercised.length,
-      failed: exercised.filter((r) => r.failed.some(its)).length,
+      failed: exercised.filter((r) => filed.get(r)?.has(id)).length,
       checks: [...checks],
       ...(exercised.length ? {} : { reason: why(entry) }),
     }

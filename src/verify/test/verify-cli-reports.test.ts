@@ -212,6 +212,31 @@ describe('reports, coverage and CI output', () => {
     ])
   }, 120_000)
 
+  it('files a failure under the promise its case was built to test, not every promise its request touched', async () => {
+    const server = await store('other-principal-readable')
+    const junitFile = join(work(), 'crossed.junit.xml')
+    const json = join(work(), 'crossed.json')
+    const crossed = await run(['--only', 'security', '--junit', junitFile, '--json', json], {
+      VERIFY_BASE_URL: server.url,
+      ...tokens,
+    })
+    expect(crossed.exit, crossed.output).toBe(1)
+    const { promises } = JSON.parse(await readFile(json, 'utf8')) as JsonReport
+    const of = (id: string) => promises.find((p) => p.id === id)
+    // The second principal's reads of the first's plant name a plant id, but were sent to test isolation.
+    expect(of('principals.a-principal-sees-and-changes')?.failed).toBeGreaterThan(0)
+    expect(of('PlantId.format')).toMatchObject({ failed: 0 })
+    expect(of('PlantId.format')?.requests).toBeGreaterThan(0)
+    const junit = await readFile(junitFile, 'utf8')
+    const testcase = (name: string) =>
+      new RegExp(
+        `<testcase classname="verify\\.promises" name="${name.replace(/\./g, '\\.')}">(<failure)?`,
+      ).exec(junit)
+    expect(testcase('principals.a-principal-sees-and-changes')?.[1]).toBe('<failure')
+    expect(testcase('PlantId.format')).not.toBeNull()
+    expect(testcase('PlantId.format')?.[1]).toBeUndefined()
+  }, 120_000)
+
   it('counts the statuses answered and the parameters judged requests carried', async () => {
     const { operations } = await loadDocument(undefined, 'kit')
     const list = operations.find((e) => e.operationId === 'listPlants')
