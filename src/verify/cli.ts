@@ -72,9 +72,9 @@ deletes what it creates.
   --report FILE          write a Markdown report
   --json FILE            write the whole result as JSON: rows, failures, warnings, notes, coverage
   --html FILE            write one self-contained HTML page (opens from disk, a CI artifact)
-  --min-coverage PERCENT fail (exit 1) when the coverage is below PERCENT: the documented statuses
-                         answered and the parameters and body properties sent, of all the
-                         document names for its operations
+  --min-coverage PERCENT fail (exit 1) when the coverage is below PERCENT: the document's promises
+                         judged (exercised by a request, which one of the promise's checks judged),
+                         of those a request can show
   --print-document       print the document the run would judge by, as JSON, and exit: the
                          interface a store keeps (with --profile kit, the whole document)
   --replay FILE.har      instead of the checks: send the recording's requests in order (its

@@ -1,11 +1,11 @@
 // What a run exercised of the document, operation by operation: each documented status (answered or
 // not, and why not when a layer said), each parameter and request-body property (carried by a judged
 // request or not), and each check (passed, failed, never judged), with one percentage a team can
-// gate on: the statuses and parameters exercised, of all the document names.
+// gate on: the document's promises judged, of those a request can show.
 
 import { documentedStatuses, type JsonSchema, type OperationEntry } from '../document.js'
 import type { RequestSpec } from '../http.js'
-import { type PromiseCoverage, promiseCoverage, unjudgedParts } from '../promises/coverage.js'
+import { promiseCoverage, unjudgedParts } from '../promises/coverage.js'
 import type { DocumentPromise } from '../promises/document-promises.js'
 import {
   type CheckCoverage,
@@ -200,20 +200,24 @@ export function coverageOf(
       checks: checkRows,
     }
   })
-  const exercised = statuses.exercised + parameters.exercised
-  const total = statuses.total + parameters.total
-  return {
-    percent: percentOf(exercised, total),
-    exercised,
-    total,
-    statuses,
-    parameters,
-    checks,
-    operations,
-    ...(promises ? promisesOf(promiseCoverage(promises, results.judged), outsideProfile) : {}),
+  const counted = { statuses, parameters, checks, operations }
+  if (!promises) {
+    const exercised = statuses.exercised + parameters.exercised
+    const total = statuses.total + parameters.total
+    const counts = 'statuses and parameters exercised'
+    return { percent: percentOf(exercised, total), exercised, total, counts, ...counted }
   }
-}
-
-function promisesOf(promises: PromiseCoverage[], outsideProfile: readonly DocumentPromise[]) {
-  return { promises, notJudged: unjudgedParts(promises, outsideProfile) }
+  const covered = promiseCoverage(promises, results.judged)
+  const showable = covered.filter((p) => !p.untestable)
+  // Judged: a request exercised it, and one of its own checks, which would have reported a breach, judged it.
+  const exercised = showable.filter((p) => p.requests > 0 && p.checks.length > 0).length
+  return {
+    percent: percentOf(exercised, showable.length),
+    exercised,
+    total: showable.length,
+    counts: 'promises judged',
+    ...counted,
+    promises: covered,
+    notJudged: unjudgedParts(covered, outsideProfile),
+  }
 }

@@ -9,6 +9,7 @@ import { type PromiseCoverage, promisesLine } from '../promises/coverage.js'
 import {
   type Coverage,
   formatPercent,
+  measured,
   type OperationCoverage,
   statusesNotExercised,
 } from './coverage-summary.js'
@@ -170,7 +171,7 @@ function coverageTable(coverage: Coverage): string {
     (n, o) => n + o.statuses.filter((s) => !s.exercised).length,
     0,
   )
-  return `<p>${coverage.exercised} of ${coverage.total} documented statuses and parameters exercised: statuses ${coverage.statuses.exercised}/${coverage.statuses.total}, parameters ${coverage.parameters.exercised}/${coverage.parameters.total}. Checks (operation × check): ${coverage.checks.passed} passed, ${coverage.checks.failed} failed, ${coverage.checks.notJudged} not judged.</p>
+  return `<p>${h(measured(coverage))}; documented statuses ${coverage.statuses.exercised}/${coverage.statuses.total}, parameters ${coverage.parameters.exercised}/${coverage.parameters.total}. Checks (operation × check): ${coverage.checks.passed} passed, ${coverage.checks.failed} failed, ${coverage.checks.notJudged} not judged.</p>
 <div class="legend"><span><span class="chip yes">200</span> exercised</span><span><span class="chip no">503</span> documented, not exercised</span><span><span class="chip undoc">418!</span> answered, not documented</span></div>
 <div class="scroll"><table><thead><tr><th>operation</th><th colspan="2">statuses</th><th colspan="2">parameters and body properties</th></tr></thead>
 <tbody>
