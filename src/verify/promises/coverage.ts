@@ -6,14 +6,8 @@ import { document as shipped } from '@plant-store/core'
 import type { Profile } from '../document.js'
 import type { JudgedFacts } from '../report/results.js'
 import { type DocumentPromise, documentPromises, type PromiseSource } from './document-promises.js'
-import {
-  entryFor,
-  OPTIONAL_PARTS,
-  type OptionalPart,
-  OUTSIDE_PROFILE,
-  PROMISE_REGISTRY,
-  type PromiseEntry,
-} from './registry.js'
+import { OPTIONAL_PARTS, type OptionalPart, OUTSIDE_PROFILE } from './exercise.js'
+import { entryFor, PROMISE_REGISTRY, type PromiseEntry } from './registry.js'
 
 export interface PromiseCoverage {
   id: string

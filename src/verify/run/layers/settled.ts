@@ -2,6 +2,11 @@
 // method a path does not take sent without a token (its refusal or 401, either), HEAD (refused, or
 // answered as GET without content), and a `+` in a query string (a space, as forms write it).
 import type { Finding } from '../../checks/check.js'
+import { contentTypeConformance } from '../../checks/content-type-conformance.js'
+import { responseHeadersConformance } from '../../checks/response-headers-conformance.js'
+import { statusCodeConformance } from '../../checks/status-code-conformance.js'
+import { storeConformance } from '../../checks/store-conformance.js'
+import { wwwAuthenticateOn401 } from '../../checks/www-authenticate-on-401.js'
 import { parseExact } from '../../exact-json.js'
 import { type Answer, describeAnswer, describeRequest, type RequestSpec } from '../../http.js'
 import { roleOf } from '../../judge/accepted-statuses.js'
@@ -93,10 +98,10 @@ export async function settledMethods(ctx: Context): Promise<void> {
         judging: ctx.judging,
       })
       const own = {
-        checks: answer.status === 401 ? ['www_authenticate_on_401'] : [],
+        checks: answer.status === 401 ? [wwwAuthenticateOn401.name] : [],
         findings:
           answer.status === 401 && answer.headers['www-authenticate'] === undefined
-            ? [{ check: 'www_authenticate_on_401', message: 'a 401 without WWW-Authenticate' }]
+            ? [{ check: wwwAuthenticateOn401.name, message: 'a 401 without WWW-Authenticate' }]
             : [],
       }
       record(ctx, {
@@ -138,23 +143,23 @@ export async function settledMethods(ctx: Context): Promise<void> {
     })
     const own = {
       checks: answered
-        ? ['status_code_conformance', 'content_type_conformance', 'response_headers_conformance']
+        ? [statusCodeConformance.name, contentTypeConformance.name, responseHeadersConformance.name]
         : [],
       findings: [] as Finding[],
     }
     if (answered && answer.status !== asGet.status)
       own.findings.push({
-        check: 'status_code_conformance',
+        check: statusCodeConformance.name,
         message: `HEAD ${path} was answered ${answer.status} where GET got ${asGet.status} (RFC 9110, section 9.3.2)`,
       })
     if (answered && answer.text.length)
       own.findings.push({
-        check: 'content_type_conformance',
+        check: contentTypeConformance.name,
         message: `HEAD ${path} was answered with content`,
       })
     if (answered && answer.mediaType !== asGet.mediaType)
       own.findings.push({
-        check: 'response_headers_conformance',
+        check: responseHeadersConformance.name,
         message: `HEAD ${path} was answered with Content-Type ${answer.mediaType ?? 'none'} where GET got ${asGet.mediaType ?? 'none'} (RFC 9110, section 9.3.2)`,
       })
     record(ctx, {
@@ -228,7 +233,7 @@ export async function plusInQuery(ctx: Context): Promise<void> {
       expected: { statuses: [200] },
       judging: ctx.judging,
     })
-    const own = { checks: ['store_conformance'], findings: [] as Finding[] }
+    const own = { checks: [storeConformance.name], findings: [] as Finding[] }
     if (answer.status === 200) {
       let ids: string[] = []
       try {
@@ -239,7 +244,7 @@ export async function plusInQuery(ctx: Context): Promise<void> {
       }
       if (!ids.includes(String(spaced)) || ids.includes(String(plus)))
         own.findings.push({
-          check: 'store_conformance',
+          check: storeConformance.name,
           message: `?tag=sweet+basil asks for the tag "sweet basil" (a + in a query string is a space): the page should hold plant ${spaced} ("sweet basil") and not plant ${plus} ("sweet+basil"); it held ${ids.join(', ') || 'none'}`,
         })
     }
