@@ -108,6 +108,7 @@ describe('plant-store-verify', () => {
       /<testsuites name="plant-store-verify" tests="\d+" failures="0"/,
     )
     expect(await readFile(report, 'utf8')).toContain('| listPlants | link_conformance |')
+    expect(await readFile(report, 'utf8')).toContain('Not judged: the newPlant webhook (')
   })
 
   it('exits 1 against a server with a bug, and each printed replay command reproduces its failure', async () => {
