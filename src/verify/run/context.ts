@@ -106,5 +106,8 @@ export interface Context {
 /** A word as a shell reads it back: in single quotes, each quote inside written '\''. */
 export const shellQuote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`
 
+/** A case as --case names it: its operation and its title, as a report shows them. */
+export const caseName = (operationId: string, title: string) => `${operationId} · ${title}`
+
 /** The options that replay one case of a layer by its name, as --case takes it. */
 export const caseArgs = (layer: Layer, name: string) => `--only ${layer} --case ${shellQuote(name)}`

@@ -15,9 +15,9 @@ import { type Answer, describeAnswer, describeRequest, type RequestSpec } from '
 import { roleOf } from '../../judge/accepted-statuses.js'
 import { linkLeaves, resolveLink } from '../../judge/links.js'
 import { parametersOf } from '../../report/coverage.js'
-import { type Context, caseArgs } from '../context.js'
+import { type Context, caseArgs, caseName } from '../context.js'
 import { type OwnedPlant, plantsOrStop } from '../subject.js'
-import { caseName, concrete, REFUSALS, settledMethods } from './settled.js'
+import { concrete, REFUSALS, settledMethods } from './settled.js'
 
 export async function runSecurity(ctx: Context): Promise<void> {
   const { subject, options, loaded } = ctx

@@ -11,7 +11,7 @@ import { parseExact } from '../../exact-json.js'
 import { type Answer, describeAnswer, describeRequest, type RequestSpec } from '../../http.js'
 import { roleOf } from '../../judge/accepted-statuses.js'
 import type { Layer } from '../../report/results.js'
-import { type Context, caseArgs } from '../context.js'
+import { type Context, caseArgs, caseName } from '../context.js'
 
 /** Every status a refusal may have: any 4xx or 5xx. */
 export const REFUSALS = Array.from({ length: 200 }, (_, i) => 400 + i)
@@ -33,9 +33,6 @@ interface SettledCase {
   document: string
   title: string
 }
-
-/** A case as --case names it: its operation and its title, as a report shows them. */
-export const caseName = (operationId: string, title: string) => `${operationId} · ${title}`
 
 /** Records a settled case, its own checks and findings kept to the run's selected checks. */
 function record(ctx: Context, c: SettledCase): void {
