@@ -15,15 +15,13 @@ import { type Answer, describeAnswer, describeRequest, type RequestSpec } from '
 import { roleOf } from '../../judge/accepted-statuses.js'
 import { linkLeaves, resolveLink } from '../../judge/links.js'
 import { parametersOf } from '../../report/coverage.js'
-import type { Context } from '../context.js'
+import { type Context, caseArgs, caseName } from '../context.js'
 import { type OwnedPlant, plantsOrStop } from '../subject.js'
 import { concrete, REFUSALS, settledMethods } from './settled.js'
 
 export async function runSecurity(ctx: Context): Promise<void> {
   const { subject, options, loaded } = ctx
-  const cases = refusedCases(loaded.operations, options.anyToken).filter(
-    (c) => !options.case || c.id === options.case,
-  )
+  const cases = refusedCases(loaded.operations, options.anyToken).filter((c) => ctx.wants(c.id))
   // Each case once per operation in the run (the examples send some first). Past the server's quota
   // for failed authentications, a case is left for the end of the run, when its window may have moved
   // on: the run need not stand still for it.
@@ -38,11 +36,11 @@ export async function runSecurity(ctx: Context): Promise<void> {
       layer: 'security',
       run: () => refused(ctx, c, `security, left for the end ${i + 1}/${later.length}: ${c.id}`),
     })
-  if (!options.case) {
-    await otherMethods(ctx)
-    await settledMethods(ctx)
-    await crossPrincipal(ctx)
-  }
+  // With --case, each part sends only the case of that name; the other principal's plants, which
+  // take set-up of their own, run only for a case of theirs.
+  await otherMethods(ctx)
+  await settledMethods(ctx)
+  if (!options.case || options.case.endsWith(AS_SECOND)) await crossPrincipal(ctx)
 }
 
 /** One refused-token case: 401, an Error, with WWW-Authenticate. */
@@ -72,7 +70,7 @@ async function refused(ctx: Context, c: RefusedCase, progress: string): Promise<
     request: describeRequest(c.request),
     answer: describeAnswer(answer),
     document: '401 Error, with WWW-Authenticate',
-    replay: ctx.replay(`--only security --case '${c.id}'`),
+    replay: ctx.replay(caseArgs('security', c.id)),
   })
 }
 
@@ -123,6 +121,9 @@ async function crossPrincipal(ctx: Context): Promise<void> {
   }
 }
 
+/** How the title of each case of the other principal's plants ends. */
+const AS_SECOND = 'as the second principal)'
+
 /** The tag of the plants the run makes for the first principal, which its listing is filtered by. */
 const ISOLATION_TAG = 'verify-isolation'
 
@@ -155,6 +156,8 @@ async function crossedId(
     if (options.readOnly && entry.method !== 'get') continue
     if ((role === 'create' || role === 'list') && !plant) continue
     if (role === 'create' && theirs.has(id)) continue
+    const title = `the other principal's plant (${entry.method.toUpperCase()} ${AS_SECOND}`
+    if (!ctx.wants(caseName(entry.operationId, title))) continue
     const name = baseExampleName(entry)
     const base = name === undefined ? undefined : requestFor(entry, name).request
     let request: RequestSpec
@@ -208,11 +211,14 @@ async function crossedId(
       parameters: parametersOf(entry, request),
       kinds: ['other principal'],
       status: answer.status,
-      title: `the other principal's plant (${request.method} as the second principal)`,
+      title,
       request: describeRequest(request),
       answer: describeAnswer(answer),
       document: `${expected}, and the first principal's plant unchanged`,
-      replay: ctx.replay('--only security'),
+      // The same plant ids, made from the seed, in the replay.
+      replay: ctx.replay(
+        `${caseArgs('security', caseName(entry.operationId, title))} --seed=${options.seed}`,
+      ),
     })
     if (role === 'create' && answer.status === 200) await ctx.remove(1, id)
   }
@@ -283,7 +289,7 @@ async function crossedLink(
   theirs: ReadonlySet<bigint>,
   when: string,
 ): Promise<void> {
-  const { subject, results } = ctx
+  const { subject, results, options } = ctx
   const refused = documentedStatuses(list).includes(400) ? 400 : undefined
   const cursor = new URL(target, 'http://store.invalid/').searchParams.get('cursor')
   const sent: [string, string][] = [[target, `the first principal's Link, ${when}`]]
@@ -293,6 +299,8 @@ async function crossedLink(
       `the first principal's cursor in a list of its own, ${when}`,
     ])
   for (const [path, what] of sent) {
+    const title = `${what} (GET ${AS_SECOND}`
+    if (!ctx.wants(caseName(list.operationId, title))) continue
     const request: RequestSpec = { method: 'GET', path, auth: { kind: 'principal' } }
     const answer = await subject.send(subject.baseUrl, request, subject.authorization(1))
     const { checked, findings } = ctx.judge({
@@ -317,13 +325,13 @@ async function crossedLink(
       parameters: parametersOf(list, request),
       kinds: ['other principal', 'crossed link'],
       status: answer.status,
-      title: `${what} (GET as the second principal)`,
+      title,
       request: describeRequest(request),
       answer: describeAnswer(answer),
       document: refused
         ? `${refused}, as a cursor the server did not make, and none of the first principal's plants`
         : "none of the first principal's plants",
-      replay: ctx.replay('--only security'),
+      replay: ctx.replay(`${caseArgs('security', caseName(list.operationId, title))} --seed=${options.seed}`),
     })
   }
 }
@@ -354,7 +362,13 @@ async function otherMethods(ctx: Context): Promise<void> {
   for (const path of paths) {
     const operations = loaded.operations.filter((e) => e.path === path)
     const first = operations[0]
-    if (!first || operations.some((e) => e.method === 'patch')) continue
+    const title = `a method ${path} does not take (PATCH)`
+    if (
+      !first ||
+      operations.some((e) => e.method === 'patch') ||
+      !ctx.wants(caseName(first.operationId, title))
+    )
+      continue
     const request: RequestSpec = { method: 'PATCH', path: concrete(ctx, path), auth: { kind: 'principal' } }
     const answer = await subject.send(subject.baseUrl, request, subject.authorization(0))
     const allowed = operations.map((e) => e.method.toUpperCase())
@@ -383,11 +397,11 @@ async function otherMethods(ctx: Context): Promise<void> {
       checks: checked,
       findings,
       kinds: ['other method'],
-      title: `a method ${path} does not take (PATCH)`,
+      title,
       request: describeRequest(request),
       answer: describeAnswer(answer),
       document: 'a refusal (405 with Allow recommended), an Error when it has a body',
-      replay: ctx.replay('--only security'),
+      replay: ctx.replay(caseArgs('security', caseName(first.operationId, title))),
     })
   }
 }
