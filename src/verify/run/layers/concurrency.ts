@@ -372,7 +372,7 @@ function raceOf(ctx: Context): Race | undefined {
       request: `${operations.length} requests, #1 to #${operations.length}: each below, with when it was sent and answered`,
       answer: operations.map((o, i) => `#${i + 1} ${o.outcome.status || 'none'}`).join(', '),
       document: promise,
-      replay: ctx.replay(`--only concurrency --seed ${options.seed}`),
+      replay: ctx.replay(`--only concurrency --seed=${options.seed}`),
     })
   }
 
