@@ -164,8 +164,9 @@ export async function settledMethods(ctx: Context): Promise<void> {
 }
 
 /**
- * A `+` in a query string is a space: two plants of the first principal's, tagged `sweet basil` and
- * `sweet+basil`, and the page `?tag=sweet+basil` holds the first and not the second.
+ * A `+` in a query string is a space and `%2B` a plus sign: two plants of the first principal's, tagged
+ * `sweet basil` and `sweet+basil`; the page `?tag=sweet+basil` holds the first and not the second, and
+ * `?tag=sweet%2Bbasil` the second and not the first.
  */
 export async function plusInQuery(ctx: Context): Promise<void> {
   const { subject, results, loaded, options } = ctx
@@ -204,47 +205,54 @@ export async function plusInQuery(ctx: Context): Promise<void> {
       }
       made.push(id)
     }
-    const request: RequestSpec = {
-      method: 'GET',
-      path: `${list.path}?limit=100&tag=sweet+basil`,
-      auth: { kind: 'principal' },
-    }
-    const answer = await subject.send(subject.baseUrl, request, subject.authorization(0))
-    const verdict = ctx.judge({
-      kind: 'http',
-      operation: list,
-      request,
-      answer,
-      expected: { statuses: [200] },
-      judging: ctx.judging,
-    })
-    const own = { checks: ['store_conformance'], findings: [] as Finding[] }
-    if (answer.status === 200) {
-      let ids: string[] = []
-      try {
-        const page = parseExact(answer.text)
-        if (Array.isArray(page)) ids = page.map((p) => String((p as { id?: unknown }).id))
-      } catch {
-        // Not JSON: the response schema's check says so.
+    // A `+` is a space and `%2B` a plus sign: each page holds the one plant and not the other.
+    const asked = [
+      ['sweet+basil', 'sweet basil', spaced, plus, 'a + in the query string (a space)'],
+      ['sweet%2Bbasil', 'sweet+basil', plus, spaced, '%2B in the query string (a plus sign)'],
+    ] as const
+    for (const [query, tag, held, left, title] of asked) {
+      const request: RequestSpec = {
+        method: 'GET',
+        path: `${list.path}?limit=100&tag=${query}`,
+        auth: { kind: 'principal' },
       }
-      if (!ids.includes(String(spaced)) || ids.includes(String(plus)))
-        own.findings.push({
-          check: 'store_conformance',
-          message: `?tag=sweet+basil asks for the tag "sweet basil" (a + in a query string is a space): the page should hold plant ${spaced} ("sweet basil") and not plant ${plus} ("sweet+basil"); it held ${ids.join(', ') || 'none'}`,
-        })
+      const answer = await subject.send(subject.baseUrl, request, subject.authorization(0))
+      const verdict = ctx.judge({
+        kind: 'http',
+        operation: list,
+        request,
+        answer,
+        expected: { statuses: [200] },
+        judging: ctx.judging,
+      })
+      const own = { checks: ['store_conformance'], findings: [] as Finding[] }
+      if (answer.status === 200) {
+        let ids: string[] = []
+        try {
+          const page = parseExact(answer.text)
+          if (Array.isArray(page)) ids = page.map((p) => String((p as { id?: unknown }).id))
+        } catch {
+          // Not JSON: the response schema's check says so.
+        }
+        if (!ids.includes(String(held)) || ids.includes(String(left)))
+          own.findings.push({
+            check: 'store_conformance',
+            message: `?tag=${query} asks for the tag "${tag}" (in a query string a + is a space, %2B a plus sign): the page should hold plant ${held} and not plant ${left}; it held ${ids.join(', ') || 'none'}`,
+          })
+      }
+      record(ctx, {
+        layer: 'examples',
+        operationId: list.operationId,
+        kind: 'plus in query',
+        request,
+        answer,
+        status: answer.status,
+        verdict,
+        own,
+        document: `200, the plants tagged "${tag}": plant ${held}, not plant ${left}`,
+        title,
+      })
     }
-    record(ctx, {
-      layer: 'examples',
-      operationId: list.operationId,
-      kind: 'plus in query',
-      request,
-      answer,
-      status: answer.status,
-      verdict,
-      own,
-      document: `200, the plants tagged "sweet basil": plant ${spaced}, not plant ${plus}`,
-      title: 'a + in the query string (a space)',
-    })
   } finally {
     for (const id of made) await ctx.remove(0, id)
   }
