@@ -21,6 +21,7 @@ export const DOCUMENT_PROMISE_BUGS: readonly PlantedBug[] = [
   independent('errors.where-a-request-meets-two', 'put-missing-bad-body-crashes', 'generated'),
   // Methods.
   independent('methods.a-method-that-a-documented', 'unknown-method-reads', 'security'),
+  independent('methods.such-a-request-without-a', 'preflight-answers-any-method', 'security'),
   independent('methods.no-path-takes-head-a', 'head-answers-204', 'security'),
   // Query strings.
   independent('query-strings.a-query-string-is-read', 'percent-decoded-twice', 'examples'),

@@ -19,8 +19,9 @@ async function onEverySeed(bug: PlantedBug): Promise<{ line: string; missed: boo
   const found: string[] = []
   for (const seed of SEEDS) {
     const run = await runPlanted(bug, seed)
-    cells.push(`${seed} ${run.caught ? 'caught' : 'MISSED'}`)
-    if (!run.caught) found.push(`    seed ${seed} found: ${foundText(run.results)}`)
+    const cell = { filed: 'caught', judged: 'caught by its check, not filed under it', missed: 'MISSED' }
+    cells.push(`${seed} ${cell[run.verdict]}`)
+    if (run.verdict === 'missed') found.push(`    seed ${seed} found: ${foundText(run.results)}`)
   }
   const name = `${bug.store} ${bug.bug}${bug.variant ? ` (${bug.variant})` : ''} → ${bug.promise}`
   return { line: [`${name}: ${cells.join(', ')}`, ...found].join('\n'), missed: found.length > 0 }

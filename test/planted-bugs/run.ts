@@ -2,6 +2,7 @@
 // seed with only the bug's layers, and whether a failure was filed under the bug's promise (the
 // promises' coverage counts, per promise, the requests one of its checks failed).
 import {
+  entryFor,
   type Layer,
   loadPromises,
   type PromiseCoverage,
@@ -10,6 +11,7 @@ import {
   verify,
 } from '@plant-store/verify'
 import { repoRoot, type Started, startProcess } from '../../scripts/lib/processes.js'
+import { JUDGED_NOT_FILED } from './gaps.js'
 import type { PlantedBug } from './planted-bug.js'
 
 /** Enough requests for every case a planted bug needs, few enough that all of them run in a minute. */
@@ -38,8 +40,11 @@ export interface PlantedRun {
   results: Results
   /** The bug's promise as this run's coverage has it (undefined when the document has no such promise). */
   promise: PromiseCoverage | undefined
-  /** A failure was filed under the bug's promise. */
-  caught: boolean
+  /**
+   * `filed`: a failure was filed under the bug's promise; `judged`: for a bug of JUDGED_NOT_FILED, one
+   * of the promise's checks failed, though its failure is not filed under it; `missed`: neither.
+   */
+  verdict: 'filed' | 'judged' | 'missed'
 }
 
 /** The verifier's run, with only these layers, against a store already started. */
@@ -69,7 +74,10 @@ export async function runPlanted(bug: PlantedBug, seed: number): Promise<Planted
     const results = await verifyStore(store.url, seed, bug.only, bug.profile)
     const promises = await loadPromises(undefined, bug.profile ?? 'interface')
     const promise = promiseCoverage(promises, results.judged).find((p) => p.id === bug.promise)
-    return { results, promise, caught: (promise?.failed ?? 0) > 0 }
+    const checks: readonly string[] = entryFor(bug.promise)?.entry.checks ?? []
+    const judged = bug.bug in JUDGED_NOT_FILED && results.failures.some((f) => checks.includes(f.check))
+    const verdict = (promise?.failed ?? 0) > 0 ? 'filed' : judged ? 'judged' : 'missed'
+    return { results, promise, verdict }
   } finally {
     await store.stop()
   }
