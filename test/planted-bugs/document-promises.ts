@@ -29,7 +29,7 @@ export const DOCUMENT_PROMISE_BUGS: readonly PlantedBug[] = [
   // Limits.
   independent('limits.every-plant-store-accepts-at', 'body-limit-too-low', 'generated'),
   independent('limits.beyond-those-sizes-a-store', 'oversized-body-500', 'generated'),
-  independent('limits.the-schemas-bound-every-string', 'name-length-in-code-units', 'generated'),
+  independent('limits.the-schemas-bound-every-string', 'strings-counted-in-code-units', 'generated'),
   independent('limits.a-refusal-written-by-a', 'refusal-problem-json', 'generated'),
   // Bodies.
   independent('bodies.a-body-is-read-as', 'exponent-ids-rejected', 'generated'),
