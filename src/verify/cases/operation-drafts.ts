@@ -277,6 +277,12 @@ export function operationDrafts(entry: OperationEntry, bodyLimit: number, ids: I
       contentType: 'application/json; charset=utf-8',
       features: ['content type: parameters or case'],
     })
+    // The type's case is no more significant than its parameters (RFC 9110, section 8.3.1).
+    add({
+      covers: 'content type: Application/JSON (valid)',
+      contentType: 'Application/JSON',
+      features: ['content type: parameters or case'],
+    })
   } else if (entry.method !== 'get') {
     // A body sent along to an operation that takes none is ignored (the document's convention).
     add({

@@ -174,17 +174,25 @@ export async function settledMethods(ctx: Context): Promise<void> {
 }
 
 const PLUS_TITLE = 'a + in the query string (a space)'
+const PERCENT_PLUS_TITLE = '%2B in the query string (a plus sign)'
 
 /**
- * A `+` in a query string is a space: two plants of the first principal's, tagged `sweet basil` and
- * `sweet+basil`, and the page `?tag=sweet+basil` holds the first and not the second.
+ * A `+` in a query string is a space and `%2B` a plus sign: two plants of the first principal's, tagged
+ * `sweet basil` and `sweet+basil`; the page `?tag=sweet+basil` holds the first and not the second, and
+ * `?tag=sweet%2Bbasil` the second and not the first.
  */
 export async function plusInQuery(ctx: Context): Promise<void> {
   const { subject, results, loaded, options } = ctx
   const create = loaded.operations.find((e) => roleOf(e) === 'create')
   const list = ctx.list
   const tagged = list?.parameters.some((p) => p.in === 'query' && p.name === 'tag')
-  if (!create || !list || !tagged || !ctx.wants(caseName(list.operationId, PLUS_TITLE))) return
+  if (
+    !create ||
+    !list ||
+    !tagged ||
+    ![PLUS_TITLE, PERCENT_PLUS_TITLE].some((title) => ctx.wants(caseName(list.operationId, title)))
+  )
+    return
   if (options.readOnly) {
     results.notes.push('not exercised: a `+` in a query string (--read-only: it creates two plants)')
     return
@@ -216,47 +224,55 @@ export async function plusInQuery(ctx: Context): Promise<void> {
       }
       made.push(id)
     }
-    const request: RequestSpec = {
-      method: 'GET',
-      path: `${list.path}?limit=100&tag=sweet+basil`,
-      auth: { kind: 'principal' },
-    }
-    const answer = await subject.send(subject.baseUrl, request, subject.authorization(0))
-    const verdict = ctx.judge({
-      kind: 'http',
-      operation: list,
-      request,
-      answer,
-      expected: { statuses: [200] },
-      judging: ctx.judging,
-    })
-    const own = { checks: [storeConformance.name], findings: [] as Finding[] }
-    if (answer.status === 200) {
-      let ids: string[] = []
-      try {
-        const page = parseExact(answer.text)
-        if (Array.isArray(page)) ids = page.map((p) => String((p as { id?: unknown }).id))
-      } catch {
-        // Not JSON: the response schema's check says so.
+    // A `+` is a space and `%2B` a plus sign: each page holds the one plant and not the other.
+    const asked = [
+      ['sweet+basil', 'sweet basil', spaced, plus, PLUS_TITLE],
+      ['sweet%2Bbasil', 'sweet+basil', plus, spaced, PERCENT_PLUS_TITLE],
+    ] as const
+    for (const [query, tag, held, left, title] of asked) {
+      if (!ctx.wants(caseName(list.operationId, title))) continue
+      const request: RequestSpec = {
+        method: 'GET',
+        path: `${list.path}?limit=100&tag=${query}`,
+        auth: { kind: 'principal' },
       }
-      if (!ids.includes(String(spaced)) || ids.includes(String(plus)))
-        own.findings.push({
-          check: storeConformance.name,
-          message: `?tag=sweet+basil asks for the tag "sweet basil" (a + in a query string is a space): the page should hold plant ${spaced} ("sweet basil") and not plant ${plus} ("sweet+basil"); it held ${ids.join(', ') || 'none'}`,
-        })
+      const answer = await subject.send(subject.baseUrl, request, subject.authorization(0))
+      const verdict = ctx.judge({
+        kind: 'http',
+        operation: list,
+        request,
+        answer,
+        expected: { statuses: [200] },
+        judging: ctx.judging,
+      })
+      const own = { checks: [storeConformance.name], findings: [] as Finding[] }
+      if (answer.status === 200) {
+        let ids: string[] = []
+        try {
+          const page = parseExact(answer.text)
+          if (Array.isArray(page)) ids = page.map((p) => String((p as { id?: unknown }).id))
+        } catch {
+          // Not JSON: the response schema's check says so.
+        }
+        if (!ids.includes(String(held)) || ids.includes(String(left)))
+          own.findings.push({
+            check: storeConformance.name,
+            message: `?tag=${query} asks for the tag "${tag}" (in a query string a + is a space, %2B a plus sign): the page should hold plant ${held} and not plant ${left}; it held ${ids.join(', ') || 'none'}`,
+          })
+      }
+      record(ctx, {
+        layer: 'examples',
+        operationId: list.operationId,
+        kind: 'plus in query',
+        request,
+        answer,
+        status: answer.status,
+        verdict,
+        own,
+        document: `200, the plants tagged "${tag}": plant ${held}, not plant ${left}`,
+        title,
+      })
     }
-    record(ctx, {
-      layer: 'examples',
-      operationId: list.operationId,
-      kind: 'plus in query',
-      request,
-      answer,
-      status: answer.status,
-      verdict,
-      own,
-      document: `200, the plants tagged "sweet basil": plant ${spaced}, not plant ${plus}`,
-      title: PLUS_TITLE,
-    })
   } finally {
     for (const id of made) await ctx.remove(0, id)
   }
