@@ -68,6 +68,7 @@ const longest = [
   'test/contract-variants.test.ts',
   'src/verify/test/verify-implementations.test.ts',
   'src/verify/test/verify.test.ts',
+  'test/planted-bugs/planted.test.ts',
   'src/verify/test/verify-webhooks.test.ts',
   'src/verify/test/verify-cli.test.ts',
   'test/launchers.test.ts',

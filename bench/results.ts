@@ -9,6 +9,7 @@ import { type Ledger, ledgerTable } from './ledger.js'
 import { scalingLine } from './postgres-scenarios.js'
 import { type Growth, growthOf, growthTable, type Row, resultsTable } from './report.js'
 import type { BenchSettings } from './settings.js'
+import { type Starts, startRatio } from './starts.js'
 import {
   durabilityLine,
   failureOf,
@@ -30,7 +31,8 @@ export interface RunResults {
   rows: Row[]
   postgresGrowth: Growth[]
   serverStarts: { store: string; ms: number }[]
-  baselineStartMs: number
+  /** The server and the baseline started alike, in alternation (starts.ts). */
+  starts: Starts
   fillMs: number
   loadBefore: number
   loadAfter: number
@@ -89,7 +91,7 @@ export function report(results: RunResults, reportsDir: string, stamp: string): 
         `What each layer costs (CPU µs per request; "saves": what the server spends less without it):\n\n${ledgerTable(ledger)}\n`,
       )
     if (durability) console.log(durabilityLine(durability))
-    console.log(startsLine(results.serverStarts, results.baselineStartMs))
+    console.log(startsLine(results.starts, results.serverStarts))
   }
 
   mkdirSync(reportsDir, { recursive: true })
@@ -108,6 +110,7 @@ export function report(results: RunResults, reportsDir: string, stamp: string): 
     growth,
     postgresGrowth,
     serverStarts: results.serverStarts,
+    starts: { ...results.starts, ratio: startRatio(results.starts) },
     durability,
     handlers: results.handlers,
     verify: verified,

@@ -21,6 +21,7 @@ import type { Growth, Row } from './report.js'
 import { collectPages } from './requests.js'
 import { report } from './results.js'
 import { commandLineSettings } from './settings.js'
+import { baselineCommand, buildBaseline, compareStarts } from './starts.js'
 import { fillStore } from './store.js'
 import { runThroughput } from './throughput.js'
 import { measureVerify, type VerifyResult } from './verify.js'
@@ -93,12 +94,8 @@ try {
   fillMs = performance.now() - fillMs
   console.error(`  stores filled in ${(fillMs / 1000).toFixed(1)} s`)
 
-  const baseline = await startOther({
-    name: 'baseline',
-    command: process.execPath,
-    args: ['--import', 'tsx', join(root, 'bench', 'baseline-server.ts')],
-    listening: commands.serverListening,
-  })
+  await buildBaseline()
+  const baseline = await startOther(baselineCommand())
   const server = await startServer(`sqlite:${smallDb}`, 'small', true)
   const serverLarge = settings.largeStore ? await startServer(`sqlite:${largeDb}`, 'large', true) : undefined
   const candidates: { name: string; process: Started }[] = []
@@ -198,6 +195,12 @@ try {
   for (const candidate of candidates) await candidate.process.stop()
   for (let i = 0; i < settings.extraStarts; i++)
     await (await startServer(`sqlite:${largeDb}`, 'large', false)).stop()
+  console.error(`  starts: the baseline and the server, ${settings.starts} each, alternating`)
+  const starts = await compareStarts(
+    settings.starts,
+    (i) => startOther(baselineCommand(`baseline, start ${i + 1}`)),
+    () => startServer(`sqlite:${smallDb}`, 'start', false),
+  )
 
   if (wanted('postgresql')) {
     if (await findPostgres()) {
@@ -220,7 +223,7 @@ try {
       rows,
       postgresGrowth,
       serverStarts,
-      baselineStartMs: baseline.startMs,
+      starts,
       fillMs,
       loadBefore,
       loadAfter: loadavg()[0] ?? 0,

@@ -6,6 +6,7 @@ import { LAYERS, type Layer, layersWithout } from './server-without.js'
 export function benchSettings() {
   const { values: args } = parseArgs({
     options: {
+      help: { type: 'boolean', short: 'h', default: false },
       quick: { type: 'boolean', default: false },
       rounds: { type: 'string' },
       duration: { type: 'string' },
@@ -53,6 +54,8 @@ export function benchSettings() {
     prism: !quick,
     durabilityCycles: quick ? 1 : 3,
     killAfter: quick ? 0.5 : 2,
+    /** Starts of the server and of the baseline each, alternating, to compare the two (starts.ts). */
+    starts: quick ? 1 : 5,
     /** Extra restarts of the server on the largest store, only to time the start. */
     extraStarts: quick || !readsWanted ? 0 : 3,
     /** The cost ledger's loads: a few seconds per layer and scenario (--rounds and --duration set them too). */
@@ -75,19 +78,45 @@ export function benchSettings() {
 export type BenchSettings = ReturnType<typeof benchSettings>['settings']
 
 export const USAGE =
-  'npm run bench -- [--quick] [--only PREFIX,…] [--rounds N] [--duration S] [--warmup S] [--connections N] ' +
+  'npm run bench -- [--help] [--quick] [--only PREFIX,…] [--rounds N] [--duration S] [--warmup S] [--connections N] ' +
   '[--rate REQ_PER_S] [--candidate SERVER_JS]… [--layers LAYER[+LAYER],…|all|none] [--cpu-prof] [--keep]'
+
+/** What `--help` prints: the usage, then each option in a line. */
+export const HELP = `Usage: ${USAGE}
+
+Loads the real server (built, as npm start runs it) and a bare-Fastify baseline in alternation, and
+prints each scenario's CPU per request, req/s and latency against the baseline's (bench/README.md).
+
+  --quick                 about a minute: proves the script works; its figures are not measurements
+  --only PREFIX,…         only the scenarios whose names start so: createPlant, getPlant, listPlants,
+                          webhooks, ledger, handlers, verify, durability, postgresql
+  --rounds N              rounds of load per target (default 5; the ledger's 3)
+  --duration S            seconds of measured load per target and round (default 3; the ledger's 1)
+  --warmup S              seconds of unmeasured load before a target's first round (default 1)
+  --connections N         concurrent connections of the load (default 32)
+  --rate REQ_PER_S        a fixed offered load instead of saturation
+  --candidate SERVER_JS   another build's server.js, loaded alongside (repeatable)
+  --layers ROWS           the ledger's rows: LAYER[+LAYER],… or all or none
+  --cpu-prof              profiles of the loaded servers, to reports/profiles-<time>/
+  --keep                  keeps the stores and logs of the run
+  -h, --help              this text`
 
 /** The settings of this process's command line; a mistyped option is told in one line with the usage, exit 2. */
 export function commandLineSettings(): ReturnType<typeof benchSettings> {
+  let parsed: ReturnType<typeof benchSettings>
   try {
-    return benchSettings()
+    parsed = benchSettings()
   } catch (error) {
     // Node's parseArgs adds a second sentence on positional arguments, which this command takes none of.
     const [message] = (error as Error).message.split(/\.(\s|$)/)
     console.error(`bench: ${message}. Usage: ${USAGE}`)
     process.exit(2)
   }
+  if (parsed.args.help) {
+    console.log(HELP)
+    process.exit(0)
+  }
+  return parsed
 }
 
 /**

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs'
 import type { DurabilityResult } from './durability.js'
 import type { HandlersResult } from './handlers.js'
 import { median, type Row } from './report.js'
+import { type Starts, startRatio } from './starts.js'
 import type { VerifyResult } from './verify.js'
 import type { DeliveryLatency, WebhookResult } from './webhooks.js'
 
@@ -15,14 +16,14 @@ export function durabilityLine(durability: DurabilityResult): string {
   )
 }
 
-export function startsLine(serverStarts: { store: string; ms: number }[], baselineMs: number): string {
-  // The servers as `npm start` runs them: not the candidates, the ledger's or PostgreSQL's.
-  const starts = serverStarts.filter((s) => s.store === 'small' || s.store === 'large').map((s) => s.ms)
-  const ratio = median(starts) / baselineMs
+export function startsLine(starts: Starts, serverStarts: { store: string; ms: number }[]): string {
+  const large = serverStarts.filter((s) => s.store === 'large').map((s) => s.ms)
+  const ms = (values: number[]) => values.map((v) => v.toFixed(0)).join(', ')
   return (
-    `Server start to listening: median ${median(starts).toFixed(0)} ms, slowest ${Math.max(...starts).toFixed(0)} ms ` +
-    `(${serverStarts.map((s) => `${s.ms.toFixed(0)} ${s.store}`).join(', ')}); the baseline's ${baselineMs.toFixed(0)} ms ` +
-    `(through tsx), ${ratio.toFixed(2)}x`
+    `Start to listening, node on a built .js file with the server's flags, alternating: the server median ` +
+    `${median(starts.server).toFixed(0)} ms (${ms(starts.server)}), the baseline ${median(starts.baseline).toFixed(0)} ms ` +
+    `(${ms(starts.baseline)}): ${startRatio(starts).toFixed(2)}x` +
+    (large.length > 0 ? `; the server on the large store ${ms(large)} ms` : '')
   )
 }
 

@@ -13,7 +13,7 @@ const bench = (...args: string[]) =>
 
 describe('npm run bench', () => {
   it.each([
-    [['--nope'], /^bench: Unknown option '--nope'\. Usage: npm run bench -- \[--quick\]/],
+    [['--nope'], /^bench: Unknown option '--nope'\. Usage: npm run bench -- \[--help\] \[--quick\]/],
     [['--rounds', '0'], /^bench: --rounds must be in 1\.\.600\. Usage: npm run bench -- /],
   ])('refuses %j in one line with its usage', (args, message) => {
     const run = bench(...args)
@@ -21,5 +21,28 @@ describe('npm run bench', () => {
     expect(run.stdout).toBe('')
     expect(run.stderr).toMatch(message)
     expect(run.stderr.trimEnd().split('\n')).toHaveLength(1)
+  })
+
+  it('prints its usage and every option with --help, exit 0', () => {
+    const run = bench('--help')
+    expect(run.status).toBe(0)
+    expect(run.stderr).toBe('')
+    expect(run.stdout).toMatch(/^Usage: npm run bench -- \[--help\] \[--quick\]/)
+    // Every option the command takes is explained on a line of its own.
+    for (const option of [
+      '--quick',
+      '--only',
+      '--rounds',
+      '--duration',
+      '--warmup',
+      '--connections',
+      '--rate',
+      '--candidate',
+      '--layers',
+      '--cpu-prof',
+      '--keep',
+      '--help',
+    ])
+      expect(run.stdout).toMatch(new RegExp(`^\\s+(-h, )?${option}\\b`, 'm'))
   })
 })

@@ -176,6 +176,7 @@ const commands: [command: string, args: string[], usage: RegExp][] = [
   ['plant-store-mock', ['src/mock/bin/plant-store-mock.js'], /^Usage: plant-store-mock /m],
   ['plant-store-verify', ['src/verify/bin/plant-store-verify.js'], /^Usage: plant-store-verify /m],
   ['plant-store-proxy', ['src/verify/bin/plant-store-proxy.js'], /^Usage: plant-store-proxy /m],
+  ['plant-store-broker', ['src/broker/bin/plant-store-broker.js'], /^Usage: plant-store-broker /m],
 ]
 
 describe('an option a command does not know', () => {

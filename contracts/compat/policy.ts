@@ -3,8 +3,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { loadSpec } from '../../scripts/lib/spec.js'
-import { type Change, diffDocuments } from './diff.js'
-import { type ChangeClass, type Client, isRuleId, type RuleId, rules } from './rules.js'
+import { type Change, diffDocuments } from '../../src/core/compat/diff.js'
+import { type ChangeClass, type Client, isRuleId, type RuleId, rules } from '../../src/core/compat/rules.js'
 
 // ---- Versions ----------------------------------------------------------------------------------
 

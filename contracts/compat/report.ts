@@ -1,4 +1,6 @@
 // Writes the gate's verdict three ways: lines for the terminal, Markdown and JUnit for reports/.
+
+import { type RuleId, ruleIds, rules } from '../../src/core/compat/rules.js'
 import {
   consumerCases,
   consumerFailures,
@@ -9,7 +11,6 @@ import {
 } from './consumer-report.js'
 import type { ConsumerReport } from './consumers.js'
 import type { ClassifiedChange, Verdict } from './policy.js'
-import { type RuleId, ruleIds, rules } from './rules.js'
 
 /** What the replay of the released document's examples against the current server gave. */
 export interface ReplayResult {

@@ -10,12 +10,13 @@ import { join, relative, resolve } from 'node:path'
 import { readOptions } from '../../scripts/lib/options.js'
 import { type Exit, repoRoot, runToExit } from '../../scripts/lib/processes.js'
 import { loadSpec, document as served, specPath } from '../../scripts/lib/spec.js'
+import { checkWithBroker } from './broker.js'
 import { judgeConsumers } from './consumers.js'
 import { checkCompat, latestRelease } from './policy.js'
 import { changeLines, junit, markdown, passed, type ReplayResult, verdictLines } from './report.js'
 
 const usage = `Usage: npm run compat -- [--spec PATH] [--base PATH] [--changelog PATH] [--no-replay]
-                      [--reports DIR] [--consumers DIR [--only-consumers]]
+                      [--reports DIR] [--consumers DIR [--only-consumers]] [--broker URL]
 
 Judges a draft of the document against the last released one by the changelog's policy, replays the
 released document's examples against the server, and judges the draft against the recorded consumers.
@@ -29,11 +30,15 @@ released document's examples against the server, and judges the draft against th
   --consumers DIR    the recorded consumer contracts (default contracts/consumers/, when it exists)
   --only-consumers   the recorded consumers are all the clients there are: exit 1 only when one of
                      them breaks; the general rule's verdict is printed as a note
+  --broker URL       also judge the draft against every consumer a contract broker knows to run
+                     (deployed, released, or a main branch's latest), with BROKER_TOKEN: exit 1
+                     when it breaks one
   -h, --help         this text
 
 Exit status: 0 the draft can be released; 1 it cannot (a change the changelog does not allow, a
-failed or refused replay, a recorded consumer it breaks; with --only-consumers, a recorded consumer
-it breaks alone) or a contract cannot be read; 2 a usage error.`
+failed or refused replay, a recorded consumer it breaks, a running consumer the broker knows it
+breaks; with --only-consumers, a recorded consumer it breaks alone) or a contract cannot be read;
+2 a usage error.`
 
 const values = readOptions(
   {
@@ -44,6 +49,7 @@ const values = readOptions(
     reports: { type: 'string' },
     consumers: { type: 'string' },
     'only-consumers': { type: 'boolean', default: false },
+    broker: { type: 'string' },
   },
   usage,
 )
@@ -128,7 +134,9 @@ mkdirSync(reports, { recursive: true })
 writeFileSync(join(reports, 'compat.md'), markdown({ ...input, replay }))
 writeFileSync(join(reports, 'compat.junit.xml'), junit({ ...input, replay }))
 console.log(`Reports: ${name(join(reports, 'compat.md'))}, ${name(join(reports, 'compat.junit.xml'))}`)
-process.exitCode = passed({ ...input, replay }) ? 0 : 1
+const broker = values.broker ? await checkWithBroker(values.broker, head.document) : undefined
+for (const line of broker?.lines ?? []) console.log(line)
+process.exitCode = passed({ ...input, replay }) && broker?.ok !== false ? 0 : 1
 
 /**
  * Why the replay cannot judge the draft, or undefined when it can. The server serves the generated

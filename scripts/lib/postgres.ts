@@ -87,29 +87,42 @@ async function forPostgres(dir: string): Promise<void> {
 
 const INITDB = ['-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync']
 
+/** Where the kept initdb output lives: node_modules/.cache of the repository. */
+const CACHE = join(repoRoot, 'node_modules', '.cache', 'plant-store')
+
+/** A kept copy is whole when PG_VERSION, which initdb writes, is at its top. */
+const whole = (kept: string) => existsSync(join(kept, 'PG_VERSION'))
+
 /**
- * A data folder fresh from initdb, made once for these binaries and kept in node_modules/.cache: each
- * cluster starts from a copy of it, since initdb costs about a second of CPU and a copy a tenth of
- * that. Made in a folder of its own and renamed into place, so that runs at once never see half of it.
+ * A data folder fresh from initdb, made once for these binaries and kept in `cacheDir`: each cluster
+ * starts from a copy of it, since initdb costs about a second of CPU and a copy a tenth of that. Copied
+ * into a staging folder of its own call and renamed into place, so that runs at once never see half of
+ * it; a kept copy that is not whole (left by a run that was stopped, or by an older kit) is made again.
  */
-async function initialized(bin: string): Promise<string> {
+async function initialized(bin: string, cacheDir: string): Promise<string> {
   const key = createHash('sha256')
     .update(JSON.stringify([bin, INITDB]))
     .digest('hex')
     .slice(0, 16)
-  const kept = join(repoRoot, 'node_modules', '.cache', 'plant-store', `postgres-${key}`)
-  if (existsSync(join(kept, 'PG_VERSION'))) return kept
+  const kept = join(cacheDir, `postgres-${key}`)
+  if (whole(kept)) return kept
   const dir = mkdtempSync(join(tmpdir(), 'plant-store-pg-'))
   try {
     await forPostgres(dir)
     await run(...command(join(bin, 'initdb'), ['-D', join(dir, 'data'), ...INITDB]), { cwd: dir })
     mkdirSync(dirname(kept), { recursive: true })
-    const staging = `${kept}.${process.pid}`
-    await run('cp', ['-a', join(dir, 'data'), staging])
+    // Beside the kept copy, so that the rename stays on one file system.
+    const staging = mkdtempSync(`${kept}.staging-`)
     try {
-      renameSync(staging, kept)
-    } catch {
-      // Another run put its own in place first: the same initdb's.
+      await run('cp', ['-a', join(dir, 'data'), join(staging, 'data')])
+      if (existsSync(kept) && !whole(kept)) rmSync(kept, { recursive: true, force: true })
+      try {
+        renameSync(join(staging, 'data'), kept)
+      } catch (error) {
+        // Another run put its own in place first, the same initdb's; anything else is an error.
+        if (!whole(kept)) throw error
+      }
+    } finally {
       rmSync(staging, { recursive: true, force: true })
     }
   } finally {
@@ -118,7 +131,12 @@ async function initialized(bin: string): Promise<string> {
   return kept
 }
 
-export async function startCluster(): Promise<Cluster> {
+export interface ClusterOptions {
+  /** Where initdb's output is kept between runs (default node_modules/.cache/plant-store). */
+  cacheDir?: string
+}
+
+export async function startCluster(options: ClusterOptions = {}): Promise<Cluster> {
   const bin = await findPostgres()
   if (!bin) throw new Error(`PostgreSQL's initdb and postgres were not found: ${INSTALL_HINT}`)
   const dir = mkdtempSync(join(tmpdir(), 'plant-store-pg-'))
@@ -126,7 +144,7 @@ export async function startCluster(): Promise<Cluster> {
   await forPostgres(dir)
   const exec = (name: string, args: string[]) => run(...command(join(bin, name), args), { cwd: dir })
   // A copy of initdb's output, which keeps its owner and modes.
-  await run('cp', ['-a', await initialized(bin), data])
+  await run('cp', ['-a', await initialized(bin, options.cacheDir ?? CACHE), data])
 
   const port = await freePort()
   let server: Started | undefined

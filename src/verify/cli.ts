@@ -12,6 +12,7 @@ import { interfaceOf, loadDocument, type OperationEntry, PROFILES, type Profile 
 import { loadPromises } from './promises/coverage.js'
 import type { DocumentPromise } from './promises/document-promises.js'
 import { runReplay } from './proxy/replay-cli.js'
+import { publishTarget, publishVerification } from './publish.js'
 import { ProgressLog, TerminalProgress } from './report/ci.js'
 import { coverageOf } from './report/coverage.js'
 import { meets } from './report/coverage-summary.js'
@@ -47,13 +48,16 @@ deletes what it creates.
                          to fit a quota the server declares; given, the run waits for it instead)
   --sequences N          stateful sequences (default ${DEFAULTS.sequences}, or fewer, as --requests)
   --seed S               the seed of the generated requests and sequences (printed with every run)
-  --case NAME            replay one case: an example or security case by name, or a generated
-                         request by its number (the failure prints the command)
+  --case NAME            replay one case: an example or security case by its name, as the report
+                         shows it (operation · title), or a generated request by its number (the
+                         failure prints the command)
   --path P, --replay-path R   replay one stateful failure (the failure prints the command)
   --read-only            only what changes nothing: reads and refused requests (a production check)
   --keep                 leave the plants the generated requests worked with
   --any-token            the server makes a principal of any token (a sandbox): a token no
                          principal holds is not tried
+  --wait SECONDS         wait up to SECONDS for the server to answer at all (a server still
+                         starting): any HTTP answer will do; without it, none is a usage error
   --rate N               at most N requests a second (a quota the server declares in RateLimit, and
                          a 429's Retry-After, are always waited out, and the wait said)
   --webhook-listen PORT  also judge the newPlant events the server sends during the run: a receiver
@@ -68,10 +72,13 @@ deletes what it creates.
   --junit FILE           write a JUnit XML report
   --report FILE          write a Markdown report
   --json FILE            write the whole result as JSON: rows, failures, warnings, notes, coverage
+  --publish VERSION      send the --json report to a contract broker (@plant-store/broker) as the
+                         verification of store version VERSION: BROKER_URL, BROKER_TOKEN (and
+                         BROKER_APPLICATION, default plant-store); exit 2 when it is not taken
   --html FILE            write one self-contained HTML page (opens from disk, a CI artifact)
-  --min-coverage PERCENT fail (exit 1) when the coverage is below PERCENT: the documented statuses
-                         answered and the parameters and body properties sent, of all the
-                         document names for its operations
+  --min-coverage PERCENT fail (exit 1) when the coverage is below PERCENT: the document's promises
+                         judged (exercised by a request, which one of the promise's checks judged),
+                         of those a request can show
   --print-document       print the document the run would judge by, as JSON, and exit: the
                          interface a store keeps (with --profile kit, the whole document)
   --replay FILE.har      instead of the checks: send the recording's requests in order (its
@@ -108,9 +115,24 @@ function usage(message: string): never {
   process.exit(2)
 }
 
+/**
+ * `--seed -5` read as `--seed=-5`: parseArgs takes a value starting with a dash only after `=`, and a
+ * seed, printed with every run, is as often negative as not.
+ */
+function negativeSeed(args: string[]): string[] {
+  const joined: string[] = []
+  for (let i = 0; i < args.length; i++) {
+    const next = args[i + 1]
+    if (args[i] === '--seed' && next !== undefined && /^-\d+$/.test(next)) joined.push(`--seed=${args[++i]}`)
+    else joined.push(args[i] as string)
+  }
+  return joined
+}
+
 let parsed: ReturnType<typeof parse>
 function parse() {
   return parseArgs({
+    args: negativeSeed(process.argv.slice(2)),
     options: {
       'base-url': { type: 'string' },
       token: { type: 'string', multiple: true },
@@ -129,6 +151,7 @@ function parse() {
       keep: { type: 'boolean' },
       'any-token': { type: 'boolean' },
       rate: { type: 'string' },
+      wait: { type: 'string' },
       'webhook-listen': { type: 'string' },
       'webhook-secret': { type: 'string' },
       'webhook-wait': { type: 'string' },
@@ -138,6 +161,7 @@ function parse() {
       junit: { type: 'string' },
       report: { type: 'string' },
       json: { type: 'string' },
+      publish: { type: 'string' },
       html: { type: 'string' },
       'min-coverage': { type: 'string' },
       help: { type: 'boolean' },
@@ -207,6 +231,8 @@ if (!baseUrl) usage('no server to verify: give --base-url URL or VERIFY_BASE_URL
 const tokens = values.token?.length ? values.token : (list(process.env.VERIFY_TOKENS) ?? [])
 // The reports it writes, whatever it runs: chosen from these options in one place (reportsAsked).
 const reportFiles = { junit: values.junit, report: values.report, json: values.json, html: values.html }
+const publishTo = values.publish === undefined ? undefined : publishTarget()
+if (typeof publishTo === 'string') usage(publishTo)
 if (values.replay !== undefined) {
   const replay = { file: values.replay, baseUrl, tokens, spec: values.spec, reports: reportFiles, config }
   process.exit(await runReplay({ ...replay, allowDifferences: values['allow-differences'] ?? false }))
@@ -308,6 +334,7 @@ try {
     keep: values.keep ?? false,
     anyToken: values['any-token'] ?? false,
     ...(values.rate === undefined ? {} : { rate: positive('rate', values.rate) }),
+    ...(values.wait === undefined ? {} : { waitMs: (positive('wait', values.wait) ?? 0) * 1000 }),
     ...(webhookPort === undefined
       ? {}
       : {
@@ -332,13 +359,19 @@ try {
   // The document's operations, for the parameters coverage counts (verify read the same one).
   let entries: OperationEntry[] = []
   let promises: DocumentPromise[] | undefined
+  // The kit profile's promises, which a run of the interface leaves out: said as not judged.
+  let outsideProfile: DocumentPromise[] = []
   try {
-    entries = (await loadDocument(values.spec, (profile as Profile | undefined) ?? 'interface')).operations
-    promises = await loadPromises(values.spec, (profile as Profile | undefined) ?? 'interface')
+    const chosen = (profile as Profile | undefined) ?? 'interface'
+    entries = (await loadDocument(values.spec, chosen)).operations
+    promises = await loadPromises(values.spec, chosen)
+    const ids = new Set(promises.map((p) => p.id))
+    if (chosen !== 'kit')
+      outsideProfile = (await loadPromises(values.spec, 'kit')).filter((p) => !ids.has(p.id))
   } catch {
     // Read once already by the run: only the parameters and promises go uncounted if it cannot be read again.
   }
-  const coverage = coverageOf(results, entries, promises)
+  const coverage = coverageOf(results, entries, promises, outsideProfile)
   const met = minCoverage === undefined || meets(coverage, minCoverage)
   const title = `Verification of ${baseUrl}`
   const run = {
@@ -352,6 +385,15 @@ try {
   }
   writeReports(reportsAsked(reportFiles), run)
   process.exitCode = results.failed || !met ? 1 : 0
+  if (publishTo && values.publish !== undefined) {
+    const published = await publishVerification(
+      publishTo as Exclude<typeof publishTo, string>,
+      values.publish,
+      run,
+    )
+    console.error(`verify: ${published.line}`)
+    if (!published.ok) process.exitCode = 2
+  }
 } catch (error) {
   log.stop()
   if (interactive) process.stderr.write('\r\x1b[K')

@@ -4,7 +4,8 @@
 // its own, and keeps the server out of its tree; a client app holds the client and its two dependencies
 // alone, type-checks and reads int64 ids exactly; and a server app runs `plant-store-server --help` and
 // its sandbox; a verifier app runs `plant-store-verify` against an independent server, with no native
-// module in its tree, and verifies a signed newPlant delivery through `@plant-store/verify/webhooks`.
+// module in its tree, and verifies a signed newPlant delivery through `@plant-store/verify/webhooks`;
+// and a broker app serves with `plant-store-broker`, publishes a contract and asks can-i-deploy.
 // The mock's and the proxy's commands, installed and run over HTTP: mock-and-proxy.test.ts.
 import { lstat, readdir, readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -16,7 +17,7 @@ import { newPlantEvent } from '../../src/server/webhooks/event.js'
 import { signer } from '../../src/server/webhooks/signing.js'
 import { npmInstall, ownEnv, range, run, runVitest, scratchApp, writeFiles } from './scratch.js'
 
-const packages = ['core', 'msw', 'client', 'server', 'verify', 'mock'] as const
+const packages = ['core', 'msw', 'client', 'server', 'verify', 'mock', 'broker'] as const
 type Package = (typeof packages)[number]
 /** Each package's folder, and its main module inside the tarball. */
 const layout: Record<Package, { dir: string; main: string }> = {
@@ -26,6 +27,7 @@ const layout: Record<Package, { dir: string; main: string }> = {
   server: { dir: 'src/server', main: 'dist/index' },
   verify: { dir: 'src/verify', main: 'dist/index' },
   mock: { dir: 'src/mock', main: 'dist/index' },
+  broker: { dir: 'src/broker', main: 'dist/index' },
 }
 const work = inject('packagesDir')
 const tarballs = Object.fromEntries(
@@ -43,7 +45,7 @@ async function bytes(dir: string): Promise<number> {
   return total
 }
 
-it('packs each of the six packages', () => {
+it('packs each of the seven packages', () => {
   expect(
     Object.entries(tarballs)
       .filter(([, file]) => !file)
@@ -376,6 +378,88 @@ describe('a server app, installed from the tarballs', () => {
       expect(await refused.json()).toMatchObject({ error: 401 })
     } finally {
       await sandbox.stop()
+    }
+  }, 180_000)
+})
+
+describe('a broker app, installed from the tarballs', () => {
+  let app = ''
+  beforeAll(async () => {
+    app = appDir('broker-app')
+    await scratchApp(app, async (app) => {
+      await writeFiles(app, {
+        'package.json': JSON.stringify({ name: 'broker-app', private: true, type: 'module' }),
+        'contract.json': await readFile(
+          join(repoRoot, 'contracts/consumers/plant-store-consumer-app.json'),
+          'utf8',
+        ),
+      })
+      const installed = await npmInstall(app, [tarballs.core, tarballs.broker])
+      expect(installed.exit, installed.output).toBe(0)
+      console.log(
+        `@plant-store/broker installed into an empty app in ${installed.seconds.toFixed(1)} s, ` +
+          `${((await bytes(join(app, 'node_modules'))) / 1e6).toFixed(1)} MB`,
+      )
+    })
+  }, 480_000)
+
+  it('serves with `npx plant-store-broker`, and its commands publish and ask can-i-deploy', async () => {
+    const broker = await startProcess({
+      name: 'installed broker',
+      command: 'npx',
+      args: ['plant-store-broker'],
+      cwd: app,
+      cleanEnv: true,
+      env: {
+        ...ownEnv,
+        PORT: '0',
+        DATABASE_URL: join(app, 'data', 'broker.db'),
+        BROKER_WRITE_TOKEN: 'w',
+        LOG_LEVEL: 'info',
+      },
+      listening: /Server listening at (http:\/\/[^\s",]+)/,
+      timeoutMs: 120_000,
+    })
+    try {
+      const common = ['--broker', broker.url, '--token', 'w']
+      const published = await run(app, 'npx', [
+        'plant-store-broker',
+        'publish',
+        'contract.json',
+        '--version',
+        'a1',
+        '--branch',
+        'main',
+        ...common,
+      ])
+      expect(published.exit, published.output).toBe(0)
+      expect(
+        (
+          await run(app, 'npx', [
+            'plant-store-broker',
+            'create-environment',
+            'production',
+            '--production',
+            ...common,
+          ])
+        ).exit,
+      ).toBe(0)
+      const asked = await run(app, 'npx', [
+        'plant-store-broker',
+        'can-i-deploy',
+        '--application',
+        'plant-store-consumer-app',
+        '--version',
+        'a1',
+        '--to',
+        'production',
+        ...common,
+      ])
+      // Unknown: the missing fact named.
+      expect(asked.exit, asked.output).toBe(2)
+      expect(asked.output).toContain('no store version is deployed in production')
+    } finally {
+      await broker.stop()
     }
   }, 180_000)
 })

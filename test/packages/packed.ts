@@ -10,8 +10,8 @@ import { join, resolve } from 'node:path'
 import type { TestProject } from 'vitest/node'
 import { pack } from './scratch.js'
 
-/** The six workspaces, as `npm pack --workspace` takes them. */
-const folders = ['src/core', 'src/msw', 'src/client', 'src/server', 'src/verify', 'src/mock']
+/** The seven workspaces, as `npm pack --workspace` takes them. */
+const folders = ['src/core', 'src/msw', 'src/client', 'src/server', 'src/verify', 'src/mock', 'src/broker']
 
 declare module 'vitest' {
   export interface ProvidedContext {

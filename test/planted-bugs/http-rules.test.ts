@@ -1,5 +1,5 @@
 // Every bug of HTTP_RULE_BUGS is caught: the store started with it fails the promise the bug names, in
-// a run of its layers alone on one seed, and the store as written passes those same runs.
+// a run of its layers alone on one seed, and each store as written passes those same runs.
 import { afterAll, describe, expect, it } from 'vitest'
 import { repoRoot, type Started, startProcess } from '../../scripts/lib/processes.js'
 import { LAYERS, type Layer, type Results, verify } from '../../src/verify/index.js'
@@ -12,12 +12,13 @@ afterAll(async () => {
   await Promise.allSettled(started.map((p) => p.stop()))
 })
 
-async function store(bug: PlantedBug | undefined): Promise<Started> {
-  const env = { ...(bug ? { BUG: bug.bug } : {}), ...(bug?.variant ? { VARIANT: bug.variant } : {}) }
+/** The bug's store, with its switch on; with an empty `bug`, the store as written. */
+async function store(bug: PlantedBug): Promise<Started> {
+  const env = { ...(bug.bug ? { BUG: bug.bug } : {}), ...(bug.variant ? { VARIANT: bug.variant } : {}) }
   const started_ = await startProcess({
-    name: `${bug?.store ?? 'express'} store (${bug?.bug ?? 'as written'})`,
+    name: `${bug.store} store (${bug.bug || 'as written'})`,
     command: process.execPath,
-    args: [`${repoRoot}test/fixtures/${bug?.store ?? 'express'}-store/server.mjs`],
+    args: [`${repoRoot}test/fixtures/${bug.store}-store/server.mjs`],
     env: { PORT: '0', TOKENS: 'alice=token-alice,bob=token-bob', ...env },
     listening: /listening on (http:\/\/\S+)/,
   })
@@ -70,19 +71,18 @@ describe('the bugs planted for the rules of HTTP', () => {
     60_000,
   )
 
-  // The same runs against the store with no bug: every layer combination the bugs use passes.
-  const runs = [
-    ...new Map(HTTP_RULE_BUGS.map((bug) => [JSON.stringify([bug.only, bug.profile]), bug])).values(),
-  ]
-  it.each(runs.map((bug) => [bug.only?.join(', ') ?? 'every layer', bug] as const))(
-    'the store as written passes the run of %s',
-    async (_layers, bug) => {
-      const clean = await store(undefined)
-      const results = await run(clean.url, { ...bug, bug: '' })
+  // The same runs against each store with no bug: every store and layer combination the bugs use passes.
+  const runOf = (bug: PlantedBug) => JSON.stringify([bug.store, bug.variant, bug.only, bug.profile])
+  const runs = [...new Map(HTTP_RULE_BUGS.map((bug) => [runOf(bug), bug])).values()]
+  it.each(runs.map((bug) => [bug.store, bug.only?.join(', ') ?? 'every layer', bug] as const))(
+    'the %s store as written passes the run of %s',
+    async (_store, _layers, bug) => {
+      const clean = await store({ ...bug, bug: '' })
+      const results = await run(clean.url, bug)
       await clean.stop()
       expect(results.failures.length, failures(results)).toBe(0)
       for (const promise of new Set(
-        HTTP_RULE_BUGS.filter((b) => b.only === bug.only).map((b) => b.promise),
+        HTTP_RULE_BUGS.filter((b) => runOf(b) === runOf(bug)).map((b) => b.promise),
       )) {
         const coverage = await judged(results, promise)
         expect(coverage.requests, `${promise} was not exercised`).toBeGreaterThan(0)

@@ -1,12 +1,32 @@
-// The bugs planted in the express store for the refused forms of a token, the methods a path does not
-// take, the largest answers and the rules of HTTP: each names the one promise it breaks, by its id in
-// the verifier's promises registry, and the layers enough to catch it.
+// The planted bugs of the rules of HTTP the document relies on (src/verify/promises/http-rules.ts), one
+// or more per rule a default run exercises, and those of the refused forms of a token, the methods a
+// path does not take and the largest answers, each in the fixture store it is planted in, naming the
+// one promise it breaks by its id in the verifier's promises registry, and the layers enough to catch it.
 import type { PlantedBug } from './planted-bug.js'
+
+const independent = (promise: string, bug: string, ...only: string[]): PlantedBug => ({
+  promise,
+  store: 'independent',
+  bug,
+  ...(only.length ? { only } : {}),
+})
 
 const security = ['security'] as const
 const bearer = 'bearerAuth.authorization-bearer-access-token-in'
 
 export const HTTP_RULE_BUGS: readonly PlantedBug[] = [
+  // The independent store's.
+  independent('rfc9110.head-as-get', 'head-without-content-type', 'security'),
+  independent('rfc9110.401-www-authenticate', 'www-authenticate-only-without-token', 'security'),
+  independent('rfc9110.204-no-content', 'delete-answers-200', 'generated'),
+  independent('rfc9110.415-unsupported', 'unsupported-type-answered-400', 'generated'),
+  independent('rfc9110.413-content-too-large', 'oversized-body-422', 'generated'),
+  independent('rfc9110.media-type-case', 'media-type-case-sensitive', 'generated'),
+  independent('rfc6750.authorization-header', 'malformed-auth-500', 'security'),
+  independent('rfc6750.www-authenticate-bearer', 'no-www-authenticate', 'security'),
+  independent('rfc8288.link-resolution', 'link-appends-cursor', 'generated'),
+  // The express store's: the refused forms of a token, the methods a path does not take, the largest
+  // answers and the rules of HTTP.
   // A principal's real token where the document says none is read, or in a malformed header.
   { promise: bearer, store: 'express', bug: 'token-in-query', only: security },
   { promise: bearer, store: 'express', bug: 'token-in-cookie', only: security },

@@ -18,9 +18,9 @@ import {
   serializeContract,
   specPath,
 } from '../../../scripts/lib/spec.js'
+import { diffDocuments } from '../../../src/core/compat/diff.js'
+import { at, push, remove, set } from '../../../src/core/compat/pointer.js'
 import { judgeConsumers } from '../consumers.js'
-import { diffDocuments } from '../diff.js'
-import { at, push, remove, set } from '../pointer.js'
 import { runCompat } from './compat-command.js'
 
 const current = await loadSpec(specPath)

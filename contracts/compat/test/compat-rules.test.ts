@@ -2,8 +2,8 @@
 // edit of it, the rule firing at its pointer on the edit of its own class and not on the other; and
 // the engine's own promises.
 import { describe, expect, it } from 'vitest'
-import { get, remove, set } from '../pointer.js'
-import { ruleIds, rules } from '../rules.js'
+import { get, remove, set } from '../../../src/core/compat/pointer.js'
+import { ruleIds, rules } from '../../../src/core/compat/rules.js'
 import { breakingOf, diffAfter, fixture, newThing, ONE, POST, REQ, RES, show } from './rule-fixture.js'
 import { requestPairs } from './rule-pairs-requests.js'
 import { responsePairs } from './rule-pairs-responses.js'

@@ -1,8 +1,8 @@
 // The small document every compatibility rule is tried on (two paths, three operations, a webhook,
 // every kind of part the rules look at), the pointers into it, and how an edit of it is diffed.
 import { type Document, dereference } from '../../../scripts/lib/spec.js'
-import { type Change, diffDocuments } from '../diff.js'
-import { type RuleId, rules } from '../rules.js'
+import { type Change, diffDocuments } from '../../../src/core/compat/diff.js'
+import { type RuleId, rules } from '../../../src/core/compat/rules.js'
 
 // ---- The fixture: two paths, three operations, a webhook, every kind of part the rules look at ----
 

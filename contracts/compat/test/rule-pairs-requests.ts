@@ -1,7 +1,7 @@
 // The rules' fixture pairs for what a client sends: operations and paths, webhooks, security,
 // parameters, request bodies, their fields and constraints. `breaking` and `nonBreaking` edit the
 // fixture; the rule's class says which of them fires it.
-import { push, remove, set } from '../pointer.js'
+import { push, remove, set } from '../../../src/core/compat/pointer.js'
 import {
   GET,
   HOOK,

@@ -1,7 +1,7 @@
 // The rules' fixture pairs for what a client reads: responses, their fields and constraints, and
 // defaults and examples. `breaking` and `nonBreaking` edit the fixture; the rule's class says which
 // of them fires it.
-import { push, remove, set } from '../pointer.js'
+import { push, remove, set } from '../../../src/core/compat/pointer.js'
 import { GET, JSON_MEDIA, LIST, type Pair, POST, RES, thing } from './rule-fixture.js'
 
 export const responsePairs: Pair[] = [

@@ -278,7 +278,7 @@ export function operationDrafts(entry: OperationEntry, bodyLimit: number, ids: I
       contentType: 'application/json; charset=utf-8',
       features: ['content type: parameters or case'],
     })
-    // A media type's type and subtype are case-insensitive (RFC 9110, section 8.3.1).
+    // The type's case is no more significant than its parameters (RFC 9110, section 8.3.1).
     add({
       covers: 'content type: Application/JSON (valid)',
       contentType: 'Application/JSON',

@@ -195,7 +195,52 @@ export function historyProblems(operations: readonly Operation[], promise: strin
   const by = verdict.longest.length
     ? `the longest order that explains answers is ${verdict.longest.map((i) => `#${i + 1}`).join(', ')}; after it the document gives ${verdict.stuck.map((s) => `#${s.index + 1} ${s.wanted}`).join('; ')}`
     : `no request can come first: the document gives ${verdict.stuck.map((s) => `#${s.index + 1} ${s.wanted}`).join('; ')}`
+  const shown = plainly(operations)
+    .map((said) => ` ${said}.`)
+    .join('')
   return [
-    `no one-at-a-time order of these requests explains every answer (${promise}): ${by}\n${operations.map((_, i) => line(i)).join('\n')}`,
+    `no one-at-a-time order of these requests explains every answer (${promise}): ${by}.${shown}\n${operations.map((_, i) => line(i)).join('\n')}`,
   ]
+}
+
+/**
+ * What some answers show on their own, whatever the order: a read of a body no request wrote (the
+ * name of one and the tag of another: a plant written in two steps), and a 404 for a plant a create
+ * had made before the request was sent and no request deleted.
+ */
+function plainly(operations: readonly Operation[]): string[] {
+  const said: string[] = []
+  const number = (o: Operation) => `#${operations.indexOf(o) + 1}`
+  const writes = (id: bigint) =>
+    operations.filter(
+      (o): o is Operation & { step: { plant: Contents } } =>
+        (o.step.kind === 'create' || o.step.kind === 'replace') && o.step.id === id,
+    )
+  for (const o of operations) {
+    const { step, outcome } = o
+    if (step.kind === 'page' || step.kind === 'create') continue
+    const id = step.id
+    if (step.kind === 'read' && outcome.plant) {
+      const got = outcome.plant
+      const bodies = writes(id)
+      if (bodies.some((w) => sameContents(w.step.plant, got))) continue
+      const named = bodies.find((w) => w.step.plant.name === got.name)
+      const tagged = bodies.find((w) => w.step.plant.tag === got.tag)
+      const mix =
+        named && tagged
+          ? `: the name ${number(named)} sent and the ${got.tag === undefined ? 'absent tag' : 'tag'} ${number(tagged)} sent`
+          : ''
+      said.push(`${number(o)} read plant ${id} as ${JSON.stringify(got)}, a body no request wrote${mix}`)
+    }
+    if (outcome.status !== 404) continue
+    const made = operations.find(
+      (c) => c.step.kind === 'create' && c.step.id === id && c.outcome.status === 200 && c.end < o.start,
+    )
+    const deleted = operations.some((d) => d.step.kind === 'delete' && d.step.id === id)
+    if (made && !deleted)
+      said.push(
+        `${number(o)} was answered 404 for plant ${id}, which ${number(made)} created before it was sent and no request deleted`,
+      )
+  }
+  return said
 }

@@ -6,6 +6,7 @@ import { document as shipped } from '@plant-store/core'
 import type { Profile } from '../document.js'
 import type { JudgedFacts } from '../report/results.js'
 import { type DocumentPromise, documentPromises, type PromiseSource } from './document-promises.js'
+import { OPTIONAL_PARTS, type OptionalPart, OUTSIDE_PROFILE } from './exercise.js'
 import { entryFor, PROMISE_REGISTRY, type PromiseEntry } from './registry.js'
 
 export interface PromiseCoverage {
@@ -13,7 +14,7 @@ export interface PromiseCoverage {
   source: PromiseSource
   /** The judged requests that exercised it. */
   requests: number
-  /** Of those, the requests one of its checks failed. */
+  /** Of those, the failed requests filed under it: built to test it, or touching it where nothing they were built for failed. */
   failed: number
   /** The checks that judged those requests, of those the registry gives it. */
   checks: string[]
@@ -40,29 +41,58 @@ export async function loadPromises(
   return documentPromises(raw, profile)
 }
 
+/** Said of a promise whose cases only layers the run left out send. */
+export const layersLeftOut = (layers: readonly string[]) =>
+  `only the ${layers.join(' or ')} layer sends it, and this run judged nothing of ${layers.length > 1 ? 'theirs' : 'its'} (--only)`
+
 /** Each promise with the requests that exercised it and the checks that judged them, or why none did. */
 export function promiseCoverage(
   promises: readonly DocumentPromise[],
   judged: readonly JudgedFacts[],
   registry: readonly PromiseEntry[] = PROMISE_REGISTRY,
 ): PromiseCoverage[] {
+  const ran = new Set<string>(judged.map((r) => r.layer))
+  const why = (entry: PromiseEntry) =>
+    entry.sentBy && !entry.sentBy.some((layer) => ran.has(layer))
+      ? layersLeftOut(entry.sentBy)
+      : (entry.unlessSaid ?? NOT_SENT)
+  const found = new Map(promises.map(({ id }) => [id, entryFor(id, registry)]))
+  const exercises = (id: string, r: JudgedFacts) => {
+    const at = found.get(id)
+    return !at?.entry.untestable && (at?.entry.exercisedBy?.(r, at.captured) ?? false)
+  }
+  const its = (id: string, check: string) => {
+    const checks = found.get(id)?.entry.checks
+    return !checks || checks.includes(check)
+  }
+  // A failed request is filed under the promises its case was built to test: those it exercises by
+  // its kind (a crossed principal's read: the principals' promises), not every promise it touched (any
+  // read naming a plant: PlantId). Where none of those failed, under each promise whose check failed.
+  const filed = new Map<JudgedFacts, Set<string>>()
+  for (const r of judged) {
+    if (!r.failed.length) continue
+    const failedHere = promises
+      .map((p) => p.id)
+      .filter((id) => exercises(id, r) && r.failed.some((check) => its(id, check)))
+    const aimed = failedHere.filter((id) => !exercises(id, { ...r, kinds: [] }))
+    filed.set(r, new Set(aimed.length ? aimed : failedHere))
+  }
   return promises.map(({ id, source }) => {
-    const found = entryFor(id, registry)
-    if (!found) return { id, source, requests: 0, failed: 0, checks: [], reason: NO_CASE }
-    const { entry, captured } = found
+    const at = found.get(id)
+    if (!at) return { id, source, requests: 0, failed: 0, checks: [], reason: NO_CASE }
+    const { entry } = at
     if (entry.untestable)
       return { id, source, requests: 0, failed: 0, checks: [], reason: entry.untestable, untestable: true }
-    const exercised = entry.exercisedBy ? judged.filter((r) => entry.exercisedBy?.(r, captured)) : []
-    const its = (check: string) => !entry.checks || entry.checks.includes(check)
+    const exercised = judged.filter((r) => exercises(id, r))
     const checks = new Set<string>()
-    for (const r of exercised) for (const check of r.checks) if (its(check)) checks.add(check)
+    for (const r of exercised) for (const check of r.checks) if (its(id, check)) checks.add(check)
     return {
       id,
       source,
       requests: exercised.length,
-      failed: exercised.filter((r) => r.failed.some(its)).length,
+      failed: exercised.filter((r) => filed.get(r)?.has(id)).length,
       checks: [...checks],
-      ...(exercised.length ? {} : { reason: entry.unlessSaid ?? NOT_SENT }),
+      ...(exercised.length ? {} : { reason: why(entry) }),
     }
   })
 }
@@ -89,4 +119,35 @@ export function promisesLine(promises: readonly PromiseCoverage[]): string {
   const exercised = testable.filter((p) => p.requests > 0).length
   const untestable = promises.length - testable.length
   return `Promises exercised: ${exercised} of ${testable.length}${untestable ? ` (and ${untestable} no request can show)` : ''}`
+}
+
+/** A part of the document the run did not judge, the promises of it a request could show, and the option that judges it. */
+export interface UnjudgedPart extends OptionalPart {
+  promises: number
+}
+
+/**
+ * The parts of the document a run left unjudged for want of an option, each with how many of its
+ * promises a request could show: those not exercised for a reason the registry ties to an option,
+ * and the promises of the whole document outside the run's profile (`outsideProfile`).
+ */
+export function unjudgedParts(
+  promises: readonly PromiseCoverage[],
+  outsideProfile: readonly DocumentPromise[] = [],
+  registry: readonly PromiseEntry[] = PROMISE_REGISTRY,
+): UnjudgedPart[] {
+  const counts = new Map<string, number>()
+  const count = (reason: string) => counts.set(reason, (counts.get(reason) ?? 0) + 1)
+  for (const p of promises) if (!p.untestable && p.requests === 0 && p.reason) count(p.reason)
+  for (const p of promiseCoverage(outsideProfile, [], registry)) if (!p.untestable) count(OUTSIDE_PROFILE)
+  return [...OPTIONAL_PARTS].flatMap(([reason, part]) => {
+    const n = counts.get(reason)
+    return n ? [{ ...part, promises: n }] : []
+  })
+}
+
+/** One line: each part not judged, its promises and the option that judges it; undefined when none. */
+export function unjudgedLine(parts: readonly UnjudgedPart[]): string | undefined {
+  if (!parts.length) return undefined
+  return `Not judged: ${parts.map((p) => `${p.part} (${p.promises} promise${p.promises === 1 ? '' : 's'}): ${p.option}`).join('; ')}.`
 }

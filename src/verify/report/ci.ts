@@ -2,7 +2,7 @@
 // distinct failure and per warning); where stderr is not a terminal, a plain progress line every few
 // seconds so a log shows the run is alive, a run waiting out a rate limit included; on a terminal, one
 // line rewritten in place.
-import { type Coverage, formatPercent } from './coverage-summary.js'
+import { type Coverage, formatPercent, measured } from './coverage-summary.js'
 import type { Reporter } from './reporter.js'
 import { headline, type Results } from './results.js'
 
@@ -55,7 +55,7 @@ export const githubReporter: Reporter = {
 
 /** The one line a run under its --min-coverage ends with. */
 export function coverageShortfall(coverage: Coverage, minimum: number): string {
-  return `coverage ${formatPercent(coverage.percent)} is below the minimum of ${minimum}% (--min-coverage): ${coverage.exercised} of ${coverage.total} documented statuses and parameters exercised`
+  return `coverage ${formatPercent(coverage.percent)} is below the minimum of ${minimum}% (--min-coverage): ${measured(coverage)}`
 }
 
 /**

@@ -2,7 +2,7 @@
 // gates on, and the table, lines and Markdown section the reports show. Apart from coverage.ts, which
 // reads a run's Results: a report reads the coverage alone.
 import type { CheckName } from '../checks/check.js'
-import { type PromiseCoverage, promisesLine } from '../promises/coverage.js'
+import { type PromiseCoverage, promisesLine, type UnjudgedPart } from '../promises/coverage.js'
 
 /** Where an operation takes a parameter: its path, its query string, or its request body's top level. */
 export type ParameterPlace = 'path' | 'query' | 'body'
@@ -47,12 +47,16 @@ export interface Tally {
 
 export interface Coverage {
   /**
-   * Exercised items of all items, in percent (rounded down to one decimal): the items are every
-   * documented status and every parameter (path, query, request-body property) of every operation.
+   * What --min-coverage measures, in percent (rounded down to one decimal), of `exercised` and
+   * `total`: when the document's promises were given, the promises judged (a request exercised it and
+   * one of its checks judged that request) of those a request can show; without them, the documented
+   * statuses and parameters (path, query, request-body property) exercised.
    */
   percent: number
   exercised: number
   total: number
+  /** What `exercised` and `total` count. */
+  counts: 'promises judged' | 'statuses and parameters exercised'
   statuses: Tally
   parameters: Tally
   checks: { passed: number; failed: number; notJudged: number }
@@ -63,6 +67,11 @@ export interface Coverage {
    * given (not counted in the percentage).
    */
   promises?: PromiseCoverage[]
+  /**
+   * The parts of the document the run left unjudged for want of an option (the newPlant webhook, the
+   * kit profile), each with its promises a request could show and the option; when promises were given.
+   */
+  notJudged?: UnjudgedPart[]
 }
 
 /** Exercised of total in percent, rounded down to one decimal (so 49.96 shows as 49.9, not 50.0). */
@@ -77,9 +86,20 @@ export function meets(coverage: Coverage, minimum: number): boolean {
 
 export const formatPercent = (percent: number): string => `${percent.toFixed(1)}%`
 
+/** What the percentage counts, in words: `71 of 97 promises judged`. */
+export function measured(coverage: Coverage): string {
+  return coverage.counts === 'promises judged'
+    ? `${coverage.exercised} of ${coverage.total} promises judged`
+    : `${coverage.exercised} of ${coverage.total} documented statuses and parameters exercised`
+}
+
+/** The statuses and parameters exercised, beside the percentage when it counts promises. */
+const besides = (coverage: Coverage) =>
+  `${coverage.counts === 'promises judged' ? 'documented ' : ''}statuses ${coverage.statuses.exercised}/${coverage.statuses.total}, parameters ${coverage.parameters.exercised}/${coverage.parameters.total}`
+
 /** One line: the percentage and what it counts. */
 export function coverageLine(coverage: Coverage): string {
-  return `Coverage ${formatPercent(coverage.percent)}: ${coverage.exercised} of ${coverage.total} documented statuses and parameters exercised (statuses ${coverage.statuses.exercised}/${coverage.statuses.total}, parameters ${coverage.parameters.exercised}/${coverage.parameters.total})`
+  return `Coverage ${formatPercent(coverage.percent)}: ${measured(coverage)} (${besides(coverage)})`
 }
 
 const fraction = (items: { exercised: boolean }[]) =>
@@ -173,7 +193,7 @@ export function coverageMarkdown(coverage: Coverage): string[] {
   const out = [
     '## Coverage',
     '',
-    `**${formatPercent(coverage.percent)}** — ${coverage.exercised} of ${coverage.total} documented statuses and parameters exercised (statuses ${coverage.statuses.exercised}/${coverage.statuses.total}, parameters ${coverage.parameters.exercised}/${coverage.parameters.total}). Checks: ${coverage.checks.passed} passed, ${coverage.checks.failed} failed, ${coverage.checks.notJudged} not judged (operation × check).`,
+    `**${formatPercent(coverage.percent)}** — ${measured(coverage)} (${besides(coverage)}). Checks: ${coverage.checks.passed} passed, ${coverage.checks.failed} failed, ${coverage.checks.notJudged} not judged (operation × check).`,
     '',
     '| operation | statuses | not exercised | parameters | not exercised | checks passed | failed | not judged |',
     '|---|---:|---|---:|---|---:|---:|---:|',

@@ -1,11 +1,11 @@
 // What a run exercised of the document, operation by operation: each documented status (answered or
 // not, and why not when a layer said), each parameter and request-body property (carried by a judged
 // request or not), and each check (passed, failed, never judged), with one percentage a team can
-// gate on: the statuses and parameters exercised, of all the document names.
+// gate on: the document's promises judged, of those a request can show.
 
 import { documentedStatuses, type JsonSchema, type OperationEntry } from '../document.js'
 import type { RequestSpec } from '../http.js'
-import { promiseCoverage } from '../promises/coverage.js'
+import { promiseCoverage, unjudgedParts } from '../promises/coverage.js'
 import type { DocumentPromise } from '../promises/document-promises.js'
 import {
   type CheckCoverage,
@@ -137,12 +137,15 @@ function reasonsFromNotes(
 /**
  * What the run exercised. `entries` are the document's operations (`loadDocument(spec).operations`):
  * without them, only statuses and checks are counted, as the parameters are not known. `promises`,
- * the document's (`loadPromises(spec)`): each is then said exercised or not, and why.
+ * the document's (`loadPromises(spec)`): each is then said exercised or not, and why. `outsideProfile`,
+ * the promises of the whole document the run's profile leaves out (the kit profile's, in a run of the
+ * interface): counted among the parts not judged.
  */
 export function coverageOf(
   results: Results,
   entries: readonly OperationEntry[] = [],
   promises?: readonly DocumentPromise[],
+  outsideProfile: readonly DocumentPromise[] = [],
 ): Coverage {
   const byId = new Map(entries.map((e) => [e.operationId, e]))
   const reasons = reasonsFromNotes(results.notes, entries)
@@ -197,16 +200,24 @@ export function coverageOf(
       checks: checkRows,
     }
   })
-  const exercised = statuses.exercised + parameters.exercised
-  const total = statuses.total + parameters.total
+  const counted = { statuses, parameters, checks, operations }
+  if (!promises) {
+    const exercised = statuses.exercised + parameters.exercised
+    const total = statuses.total + parameters.total
+    const counts = 'statuses and parameters exercised'
+    return { percent: percentOf(exercised, total), exercised, total, counts, ...counted }
+  }
+  const covered = promiseCoverage(promises, results.judged)
+  const showable = covered.filter((p) => !p.untestable)
+  // Judged: a request exercised it, and one of its own checks, which would have reported a breach, judged it.
+  const exercised = showable.filter((p) => p.requests > 0 && p.checks.length > 0).length
   return {
-    percent: percentOf(exercised, total),
+    percent: percentOf(exercised, showable.length),
     exercised,
-    total,
-    statuses,
-    parameters,
-    checks,
-    operations,
-    ...(promises ? { promises: promiseCoverage(promises, results.judged) } : {}),
+    total: showable.length,
+    counts: 'promises judged',
+    ...counted,
+    promises: covered,
+    notJudged: unjudgedParts(covered, outsideProfile),
   }
 }

@@ -9,6 +9,7 @@ import { type PromiseCoverage, promisesLine } from '../promises/coverage.js'
 import {
   type Coverage,
   formatPercent,
+  measured,
   type OperationCoverage,
   statusesNotExercised,
 } from './coverage-summary.js'
@@ -119,10 +120,15 @@ function checkCell(operation: OperationCoverage, check: CheckName): string {
     : `<td class="pass" title="${h(tip)}">✓ ${cell.passed}</td>`
 }
 
-/** One row per check, one column per operation: a document has fewer operations than checks. */
+/**
+ * One row per check, one column per operation: a document has fewer operations than checks. The
+ * checks that judged an answer first, so that a run of some layers (--only) shows what it judged on top.
+ */
 function matrix(coverage: Coverage, checks: CheckName[], describe: (check: CheckName) => string): string {
   const head = coverage.operations.map((o) => `<th class="op" scope="col">${h(o.operationId)}</th>`).join('')
-  const rows = checks
+  const judged = (check: CheckName) =>
+    coverage.operations.some((o) => o.checks.some((c) => c.check === check && c.state !== 'not judged'))
+  const rows = [...checks.filter(judged), ...checks.filter((c) => !judged(c))]
     .map(
       (c) =>
         `<tr><th scope="row" class="check"><span class="mono">${h(c)}</span><small>${h(describe(c))}</small></th>${coverage.operations.map((o) => checkCell(o, c)).join('')}</tr>`,
@@ -170,7 +176,7 @@ function coverageTable(coverage: Coverage): string {
     (n, o) => n + o.statuses.filter((s) => !s.exercised).length,
     0,
   )
-  return `<p>${coverage.exercised} of ${coverage.total} documented statuses and parameters exercised: statuses ${coverage.statuses.exercised}/${coverage.statuses.total}, parameters ${coverage.parameters.exercised}/${coverage.parameters.total}. Checks (operation × check): ${coverage.checks.passed} passed, ${coverage.checks.failed} failed, ${coverage.checks.notJudged} not judged.</p>
+  return `<p>${h(measured(coverage))}; documented statuses ${coverage.statuses.exercised}/${coverage.statuses.total}, parameters ${coverage.parameters.exercised}/${coverage.parameters.total}. Checks (operation × check): ${coverage.checks.passed} passed, ${coverage.checks.failed} failed, ${coverage.checks.notJudged} not judged.</p>
 <div class="legend"><span><span class="chip yes">200</span> exercised</span><span><span class="chip no">503</span> documented, not exercised</span><span><span class="chip undoc">418!</span> answered, not documented</span></div>
 <div class="scroll"><table><thead><tr><th>operation</th><th colspan="2">statuses</th><th colspan="2">parameters and body properties</th></tr></thead>
 <tbody>
@@ -180,12 +186,21 @@ ${reasons.length ? `<details class="plain"><summary>Why ${notExercised} document
 }
 
 /**
+ * The promises in the order a reader acts on them: those a request failed, then those a run could
+ * reach that this one did not exercise, then the rest (exercised, then those no request can show).
+ */
+export function promisesInOrder(promises: readonly PromiseCoverage[]): PromiseCoverage[] {
+  const rank = (p: PromiseCoverage) => (p.failed ? 0 : p.untestable ? 3 : p.requests ? 2 : 1)
+  return [...promises].sort((a, b) => rank(a) - rank(b))
+}
+
+/**
  * Every promise: its source, the requests that exercised it and the checks that judged them, or why
  * not. The document's words keep their parentheses as references, so that none reads as a CSS `url(`.
  */
 function promisesTable(promises: readonly PromiseCoverage[]): string {
   const words = (text: string) => h(text).replace(/\(/g, '&#40;')
-  const rows = promises.map((p) => {
+  const rows = promisesInOrder(promises).map((p) => {
     const state = p.failed ? 'fail' : p.requests ? 'pass' : 'none'
     return `<tr><th scope="row" class="mono">${h(p.id)}</th><td><span class="muted">${h(p.source.where)}</span><br>${words(p.source.words)}</td><td class="num ${state}">${p.requests}${p.failed ? ` (${p.failed} failed)` : ''}</td><td>${h(p.checks.join(', ')) || '<span class="muted">–</span>'}</td><td>${h(p.reason ?? '')}</td></tr>`
   })

@@ -1,5 +1,6 @@
 // The Markdown report (--report): the verdict, the checks by operation, the coverage with what was
 // not exercised and why, warnings, notes, and each distinct failure with its replay.
+import { unjudgedLine } from '../promises/coverage.js'
 import { coverageMarkdown, promisesMarkdown } from './coverage-summary.js'
 import type { Reporter } from './reporter.js'
 
@@ -7,6 +8,8 @@ export const markdownReporter: Reporter = {
   render({ results, coverage, title }) {
     const out = [`# ${title}`, '']
     out.push(`**${results.verdict()}.**`, '')
+    const unjudged = results.failed ? undefined : unjudgedLine(coverage.notJudged ?? [])
+    if (unjudged) out.push(unjudged, '')
     for (const { layer, reason } of results.stopped) out.push(`- **${layer} could not go on:** ${reason}`)
     if (results.stopped.length) out.push('')
     out.push('| operation | check | passed | failed |', '|---|---|---:|---:|')

@@ -2,7 +2,7 @@
 // what was not exercised, warnings, notes, what could not go on, each distinct failure with its
 // replay, and last the coverage and the verdict, with the requests, the time and the seed.
 
-import { promisesLine } from '../promises/coverage.js'
+import { promisesLine, unjudgedLine } from '../promises/coverage.js'
 import { coverageShortfall } from './ci.js'
 import {
   coverageLine,
@@ -41,6 +41,9 @@ export const textReporter: Reporter = {
       coverageLine(coverage),
       `${results.verdict()}: ${results.requests} requests in ${(durationMs / 1000).toFixed(1)} s, ${(results.waitedMs / 1000).toFixed(1)} s of it waiting for the server’s rate limits (seed ${results.seed}).`,
     )
+    // A passing run says what it did not judge, so that a pass is not read as more than it is.
+    const unjudged = results.failed ? undefined : unjudgedLine(coverage.notJudged ?? [])
+    if (unjudged) out.push(unjudged)
     if (!met && minCoverage !== undefined)
       out.push(`plant-store-verify: ${coverageShortfall(coverage, minCoverage)}`)
     return `${out.join('\n')}\n`

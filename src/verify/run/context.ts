@@ -40,6 +40,8 @@ export interface VerifyOptions {
   anyToken?: boolean
   /** At most this many requests a second. */
   rate?: number
+  /** How long to try again while nothing answers at the base URL (a server still starting); default 0. */
+  waitMs?: number
   /** One case of the example or security layers, by its name, or one generated request by its number. */
   case?: string
   /** Stateful replay: fast-check's path and replayPath, as a failure prints them. */
@@ -89,6 +91,8 @@ export interface Context {
   deadline: number
   /** The replay command of one case: the run's command with these options added. */
   replay(args: string): string
+  /** Whether a case is sent: every case, or with --case only the one of that name. */
+  wants(name: string): boolean
   progress(line: string): void
   /** The refused-token cases sent so far: each is sent to an operation once in a run. */
   refusals: RefusedTokens
@@ -98,3 +102,12 @@ export interface Context {
    */
   deferred: { layer: Layer; run: () => Promise<void> }[]
 }
+
+/** A word as a shell reads it back: in single quotes, each quote inside written '\''. */
+export const shellQuote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`
+
+/** A case as --case names it: its operation and its title, as a report shows them. */
+export const caseName = (operationId: string, title: string) => `${operationId} · ${title}`
+
+/** The options that replay one case of a layer by its name, as --case takes it. */
+export const caseArgs = (layer: Layer, name: string) => `--only ${layer} --case ${shellQuote(name)}`

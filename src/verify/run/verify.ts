@@ -4,26 +4,17 @@
 // given a URL and two principals' tokens, leaves the plants those principals had alone, and deletes
 // what it created.
 
-import type { ContractOperation } from '@plant-store/core'
 import { RefusedTokens } from '../cases/refused-tokens.js'
 import type { Check } from '../checks/check.js'
-import type { Exchange, HttpExchange } from '../checks/exchange.js'
+import type { Exchange } from '../checks/exchange.js'
 import { BUILT_IN_CHECKS, selectChecks } from '../checks/registry.js'
-import {
-  documentedStatuses,
-  type LoadedDocument,
-  loadDocument,
-  type OperationEntry,
-  type Profile,
-} from '../document.js'
-import { describeAnswer } from '../http.js'
+import { type LoadedDocument, loadDocument } from '../document.js'
 import { roleOf } from '../judge/accepted-statuses.js'
 import { judgeExchange } from '../judge/judge.js'
-import type { Judging } from '../judge/plant.js'
-import { LAYERS, type Layer, Results } from '../report/results.js'
+import { LAYERS, type Layer, type Results } from '../report/results.js'
 import { tokenScopes, WebhookReceiver } from '../webhooks/receiver.js'
 import { hooksOf, teamChecks } from './config.js'
-import type { Context, VerifyOptions } from './context.js'
+import type { ConsumerRun, Context, VerifyOptions } from './context.js'
 import { rethrowTeamCode, TeamCodeError, VerifyUsageError } from './errors.js'
 import { runConcurrency } from './layers/concurrency.js'
 import { runConsumer } from './layers/consumer.js'
@@ -33,7 +24,9 @@ import { runSecurity } from './layers/security.js'
 import { runStateful } from './layers/stateful.js'
 import { fitRun } from './quota-fit.js'
 import { waitProgress } from './rate-limits.js'
-import { type OwnedPlant, type PlantsRead, Subject } from './subject.js'
+import { judgingFor, reach, readPrincipals, resultsFor } from './set-up.js'
+import { Subject } from './subject.js'
+import { judgeEvents } from './webhook-events.js'
 
 export type { VerifyOptions } from './context.js'
 export { VerifyUsageError } from './errors.js'
@@ -96,6 +89,11 @@ export async function verify(options: VerifyOptions): Promise<Results> {
   }
 }
 
+/**
+ * The run, in its steps: its set-up (what it counts, the server reached, both principals' plants
+ * read), the layers (or a consumer's requests) and what they left for the end, the webhook's events,
+ * and its counts.
+ */
 async function run(
   options: VerifyOptions,
   settings: Context['options'],
@@ -104,8 +102,45 @@ async function run(
   selected: Check[],
   receiver: WebhookReceiver | undefined,
 ): Promise<Results> {
-  const { seed } = settings
-  const judge = (exchange: Exchange) => {
+  const results = resultsFor(options, loaded, selected, receiver)
+  const judging = judgingFor(results, options.profile)
+  const judge = judgeWith(subject, selected)
+  const progress = progressOf(subject, options)
+  await reach(subject, loaded.operations, options.waitMs ?? 0)
+  const list = loaded.operations.find((entry) => roleOf(entry) === 'list')
+  const base = settings.command ?? `plant-store-verify --base-url ${options.baseUrl}`
+  const existing = await readPrincipals(subject, list, results, {
+    judging,
+    judge,
+    consumer: options.consumer !== undefined,
+    replay: base,
+  })
+  if (!existing) return finished(results, subject, settings.seed)
+  const context = contextFor(options, settings, {
+    loaded,
+    subject,
+    results,
+    judging,
+    judge,
+    existing,
+    list,
+    progress,
+    base,
+  })
+  if (options.consumer) await runConsumerInstead(context, options.consumer)
+  else await runLayers(context, options.only?.length ? options.only : LAYERS, fitsQuotas(options))
+  await runDeferred(context)
+  if (receiver) await judgeEvents(context, receiver, options)
+  for (const operationId of results.unreached())
+    results.notes.push(
+      `warning: no request reached the success path of ${operationId} (every answer was an error)`,
+    )
+  return finished(results, subject, settings.seed)
+}
+
+/** The run's one judge: the selected checks on an exchange; a team's check that throws ends the run. */
+function judgeWith(subject: Subject, selected: Check[]): Context['judge'] {
+  return (exchange: Exchange) => {
     if (subject.fatal) throw subject.fatal
     try {
       return judgeExchange(exchange, selected)
@@ -115,83 +150,45 @@ async function run(
       throw error
     }
   }
-  // A consumer's replay covers what its contract records: its operations, the statuses it handles,
-  // and the parameters and body properties it sends.
-  const contracted = (entry: OperationEntry) => options.consumer?.contract.paths[entry.path]?.[entry.method]
-  const judged = options.consumer ? loaded.operations.filter(contracted) : loaded.operations
-  const results = new Results(
-    [
-      ...judged.map((entry) => {
-        const contract = contracted(entry)
-        return {
-          operationId: entry.operationId,
-          statuses: documentedStatuses(entry).filter((s) => !contract || String(s) in contract.responses),
-          ...(contract ? { parameters: sentBy(contract) } : {}),
-        }
-      }),
-      // Events are judged, not answers: no status of theirs is to be exercised.
-      ...(receiver ? [{ operationId: receiver.operationId, statuses: [] }] : []),
-    ],
-    selected,
-  )
-  const list = loaded.operations.find((entry) => roleOf(entry) === 'list')
-  const removal = loaded.operations.find((entry) => roleOf(entry) === 'item' && entry.method === 'delete')
-  // A wait says what the run was doing, what it waits for and how long.
+}
+
+/**
+ * The run's progress line. From the first request on, a wait says what the run was doing, what it
+ * waits for and how long.
+ */
+function progressOf(subject: Subject, options: VerifyOptions): Context['progress'] {
   let doing = ''
-  const progress = (line: string) => {
+  subject.onWait = (wait) => options.onProgress?.(waitProgress(doing, wait))
+  return (line) => {
     doing = line
     options.onProgress?.(line)
   }
-  subject.onWait = (wait) => options.onProgress?.(waitProgress(doing, wait))
-  await reach(subject, loaded.operations)
-  const base = settings.command ?? `plant-store-verify --base-url ${options.baseUrl}`
-  // A default run (no sizes, not a replay) fits within the quotas the server declares, not to wait for them.
-  const fitting = [options.requests, options.sequences, options.case, options.path].every(
-    (o) => o === undefined,
-  )
-  const existing: [OwnedPlant[], OwnedPlant[]] = [[], []]
-  const judging = judgingFor(results, options.profile)
-  if (list) {
-    for (const principal of [0, 1] as const) {
-      const read = await readExisting(subject, list, principal, judging)
-      if (Array.isArray(read)) {
-        existing[principal] = read
-        continue
-      }
-      // The run models the store from these plants and must leave them alone: without them it cannot
-      // change anything safely, so every layer stops, and the answer that stopped them is judged.
-      const { checked, findings } = judge(read.exchange)
-      if (findings.length)
-        results.record({
-          layer: 'examples',
-          operationId: list.operationId,
-          checks: checked,
-          findings,
-          status: read.exchange.answer.status,
-          title: `reading the plants of token ${principal + 1} before the run`,
-          request: `GET ${list.path} (every page)`,
-          answer: describeAnswer(read.exchange.answer),
-          document: '200, a page of the caller’s plants',
-          replay: base,
-        })
-      for (const layer of options.consumer ? ['consumer' as const] : LAYERS)
-        results.stop(
-          layer,
-          `the plants token ${principal + 1} owns could not be read (${read.reason}), so the run cannot leave them alone`,
-        )
-      return finished(results, subject, seed)
-    }
-  }
-  const context: Context = {
+}
+
+/**
+ * A default run (no sizes, not a replay) fits within the quotas the server declares, not to wait for
+ * them: read from the options as given, before the defaults fill them in.
+ */
+const fitsQuotas = (options: VerifyOptions) =>
+  [options.requests, options.sequences, options.case, options.path].every((o) => o === undefined)
+
+/** What every layer works with. */
+function contextFor(
+  options: VerifyOptions,
+  settings: Context['options'],
+  made: Pick<
+    Context,
+    'loaded' | 'subject' | 'results' | 'judging' | 'judge' | 'existing' | 'list' | 'progress'
+  > & { base: string },
+): Context {
+  const { subject, loaded, base, ...rest } = made
+  const removal = loaded.operations.find((entry) => roleOf(entry) === 'item' && entry.method === 'delete')
+  return {
+    ...rest,
     options: settings,
     loaded,
     subject,
-    results,
-    judging,
-    judge,
-    existing,
-    idBase: 1_000_000_000_000n + BigInt(seed >>> 0) * 1000n,
-    list,
+    idBase: 1_000_000_000_000n + BigInt(settings.seed >>> 0) * 1000n,
     remove: async (principal, id) => {
       if (!removal) return
       const path = removal.path.replace(/\{[^}]+\}/, encodeURIComponent(id.toString()))
@@ -204,41 +201,45 @@ async function run(
     deadline: Date.now() + (options.timeLimitMs ?? 30 * 60_000),
     replay: (args) =>
       `${base}${options.spec ? ` --spec ${options.spec}` : ''}${options.profile === 'kit' ? ' --profile kit' : ''} ${args}`,
-    progress,
+    wants: (name) => options.case === undefined || options.case === name,
     // A default run keeps to the server's quota for failed authentications: a case past it is left out.
-    refusals: new RefusedTokens(fitting ? () => subject.refusalDue() !== undefined : undefined),
+    refusals: new RefusedTokens(fitsQuotas(options) ? () => subject.refusalDue() !== undefined : undefined),
     deferred: [],
   }
-  if (existing[0].length || existing[1].length)
-    results.notes.push(
-      `the principals owned ${existing[0].length} and ${existing[1].length} plants before the run: they are part of the model, and left as they were`,
-    )
-  // A consumer's requests instead of the layers, judged and recorded as a layer's.
-  const { consumer } = options
-  if (consumer) {
-    try {
-      await runConsumer(context, consumer)
-    } catch (error) {
-      rethrowTeamCode(error)
-      results.stop('consumer', (error as Error).message)
-    }
-    if (subject.fatal) throw subject.fatal
+}
+
+/** A consumer's requests instead of the layers, judged and recorded as a layer's. */
+async function runConsumerInstead(context: Context, consumer: ConsumerRun): Promise<void> {
+  try {
+    await runConsumer(context, consumer)
+  } catch (error) {
+    rethrowTeamCode(error)
+    context.results.stop('consumer', (error as Error).message)
   }
-  const layers = consumer ? [] : options.only?.length ? options.only : LAYERS
-  const runs: [Layer, (ctx: Context) => Promise<void>][] = [
-    ['examples', runExamples],
-    ['security', runSecurity],
-    // Before the sizing: the quota the generated requests and sequences are fitted to is what it left.
-    ['concurrency', runConcurrency],
-    ['generated', runGenerated],
-    ['stateful', runStateful],
-  ]
-  let sized = !fitting
-  for (const [layer, runLayer] of runs) {
+  if (context.subject.fatal) throw context.subject.fatal
+}
+
+const RUNS: [Layer, (ctx: Context) => Promise<void>][] = [
+  ['examples', runExamples],
+  ['security', runSecurity],
+  // Before the sizing: the quota the generated requests and sequences are fitted to is what it left.
+  ['concurrency', runConcurrency],
+  ['generated', runGenerated],
+  ['stateful', runStateful],
+]
+
+/**
+ * The selected layers in their order; in a run that `fits` the server's quotas (given no sizes), the
+ * generated requests and sequences are first sized to them.
+ */
+async function runLayers(context: Context, layers: readonly Layer[], fits: boolean): Promise<void> {
+  const { options, results, subject } = context
+  let sized = !fits
+  for (const [layer, runLayer] of RUNS) {
     if (!layers.includes(layer)) continue
     if (!sized && (layer === 'generated' || layer === 'stateful')) {
       sized = true
-      const note = fitRun(context, layers, DEFAULTS)
+      const note = fitRun(context, [...layers], DEFAULTS)
       if (note) {
         results.notes.push(note)
         options.onNotice?.(note)
@@ -265,8 +266,14 @@ async function run(
     // A team's check or hook that threw where a layer swallows errors (a principal not brought back).
     if (subject.fatal) throw subject.fatal
   }
-  // What a layer left for the end (refused tokens past the server's quota): by now its window may have
-  // moved on; if not, the wait is said and counted like any other.
+}
+
+/**
+ * What a layer left for the end (refused tokens past the server's quota): by now its window may have
+ * moved on; if not, the wait is said and counted like any other. Then what was left out, said.
+ */
+async function runDeferred(context: Context): Promise<void> {
+  const { results, subject } = context
   for (const { layer, run } of context.deferred) {
     try {
       await run()
@@ -278,59 +285,6 @@ async function run(
   }
   const leftOut = context.refusals.leftOutNote(subject.limits.policy('refused')?.said)
   if (leftOut) results.notes.push(leftOut)
-  if (receiver) {
-    context.progress('waiting for the newPlant events still to come')
-    // A webhook failure's replay is the whole run again, with what it drew (the receiver adds its own options).
-    const runArgs = [
-      `--seed ${seed}`,
-      ...(consumer ? [`--consumer ${consumer.file}`] : []),
-      ...(options.only?.length ? [`--only ${options.only.join(',')}`] : []),
-      ...(options.requests === undefined ? [] : [`--requests ${options.requests}`]),
-      ...(options.sequences === undefined ? [] : [`--sequences ${options.sequences}`]),
-      ...(options.readOnly ? ['--read-only'] : []),
-      ...(options.anyToken ? ['--any-token'] : []),
-    ].join(' ')
-    const { events, document, replay, received } = await receiver.finish(context.replay(runArgs))
-    for (const event of events) {
-      const { checked, findings } = judge({
-        kind: 'event',
-        operationId: receiver.operationId,
-        problems: event.problems,
-      })
-      results.record({
-        layer: 'webhooks',
-        operationId: receiver.operationId,
-        checks: checked,
-        findings,
-        kinds: ['event'],
-        title: event.title,
-        request: event.request,
-        answer: event.answer,
-        document,
-        replay,
-      })
-    }
-    results.notes.push(receiver.retryNote())
-    results.notes.push(
-      `the webhook receiver took ${received} newPlant delivery(ies) for ${receiver.createsAnswered200} create(s) answered 200`,
-    )
-  }
-  for (const operationId of results.unreached())
-    results.notes.push(
-      `warning: no request reached the success path of ${operationId} (every answer was an error)`,
-    )
-  return finished(results, subject, seed)
-}
-
-/** What a consumer sends an operation: its parameters, and its body's top-level properties. */
-function sentBy(operation: ContractOperation): { name: string; in: string }[] {
-  const body = Object.values(operation.requestBody?.content ?? {}).flatMap(({ schema }) =>
-    Object.keys((schema.properties as Record<string, unknown> | undefined) ?? {}),
-  )
-  return [
-    ...(operation.parameters ?? []).map(({ name, in: place }) => ({ name, in: place })),
-    ...[...new Set(body)].map((name) => ({ name, in: 'body' })),
-  ]
 }
 
 /** The run's counts: its requests, its seed, and the time it waited for the server's rate limits. */
@@ -341,78 +295,4 @@ function finished(results: Results, subject: Subject, seed: number): Results {
   results.waitedMs = subject.limits.totalMs
   results.seed = seed
   return results
-}
-
-/**
- * Every plant a principal owns, or the answer that kept them from being read (to be judged) and why;
- * a token the server refuses is a usage error.
- */
-async function readExisting(
-  subject: Subject,
-  list: OperationEntry,
-  principal: 0 | 1,
-  judging: Judging,
-): Promise<OwnedPlant[] | { exchange: HttpExchange; reason: string }> {
-  let read: PlantsRead
-  try {
-    read = await subject.plantsOf(list, principal)
-  } catch (error) {
-    rethrowTeamCode(error)
-    throw new VerifyUsageError(`token ${principal + 1}: ${(error as Error).message}`)
-  }
-  if ('plants' in read) return read.plants
-  const { answer, address, reason } = read
-  if (answer.status === 401 || answer.status === 403)
-    throw new VerifyUsageError(`token ${principal + 1} is not accepted: ${reason}`)
-  return {
-    exchange: {
-      kind: 'http',
-      operation: list,
-      request: { method: 'GET', path: address },
-      answer,
-      expected: { statuses: [200] },
-      judging,
-    },
-    reason,
-  }
-}
-
-/**
- * How a server under test's answers are judged: by what the document promises, a property it does
- * not name allowed and told once per operation among the warnings (the schemas are open); with the
- * kit profile, exactly as the kit's server answers, and held to the profile's headers.
- */
-function judgingFor(results: Results, profile: Profile = 'interface'): Judging {
-  return {
-    exact: profile === 'kit',
-    kitProfile: profile === 'kit',
-    bodilessRefusals: profile !== 'kit',
-    undocumented: (operationId, property) =>
-      results.warn(
-        `undocumented property \`${property}\` in \`${operationId}\`'s answer (allowed: the schema does not close it)`,
-        `${operationId}\t${property}`,
-      ),
-  }
-}
-
-/**
- * Fails with one line when nothing answers at the base URL. Sent with the first principal's token: a
- * refused token would spend the server's quota for failed authentications, which the run needs.
- */
-async function reach(subject: Subject, operations: OperationEntry[]): Promise<void> {
-  const probe = operations.find((e) => e.method === 'get' && !e.path.includes('{')) ?? operations[0]
-  if (!probe) throw new VerifyUsageError('the document has no operations')
-  try {
-    await subject.send(
-      subject.baseUrl,
-      { method: 'GET', path: probe.path, auth: { kind: 'principal' } },
-      subject.authorization(0),
-    )
-  } catch (error) {
-    rethrowTeamCode(error)
-    const cause = (error as Error & { cause?: { code?: string; message?: string } }).cause
-    throw new VerifyUsageError(
-      `cannot reach ${subject.baseUrl}: ${cause?.code ?? cause?.message ?? (error as Error).message}`,
-    )
-  }
 }

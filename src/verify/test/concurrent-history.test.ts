@@ -2,7 +2,13 @@
 // one-at-a-time order explains (each request taking effect between its sending and its answer), and
 // which none does.
 import { describe, expect, it } from 'vitest'
-import { historyProblems, linearize, type Operation, type Step } from '../judge/concurrent-history.js'
+import {
+  type Contents,
+  historyProblems,
+  linearize,
+  type Operation,
+  type Step,
+} from '../judge/concurrent-history.js'
 
 const basil = { name: 'Basil', tag: 't' }
 const thai = { name: 'Thai basil', tag: 't' }
@@ -17,7 +23,10 @@ function op(
 ) {
   return { step, start, end, outcome: { status, ...extra }, request: step.kind, answer: String(status) }
 }
-const create = (id: bigint, plant = basil): Step => ({ kind: 'create', id, plant })
+const lemon = { name: 'Lemon basil' }
+const create = (id: bigint, plant: Contents = basil): Step => ({ kind: 'create', id, plant })
+const replace = (id: bigint, plant: Contents): Step => ({ kind: 'replace', id, plant })
+const read = (id: bigint): Step => ({ kind: 'read', id })
 const page = (after?: bigint): Step => ({ kind: 'page', tag: 't', limit: 2, ...(after ? { after } : {}) })
 
 const cases: [string, Operation[], boolean][] = [
@@ -90,6 +99,92 @@ const cases: [string, Operation[], boolean][] = [
     false,
   ],
   [
+    'two replaces at once with reads beside: each read whole, as before, between or after, in one order',
+    [
+      op(create(1n), 0, 1, 200),
+      op(replace(1n, thai), 2, 8, 200),
+      op(read(1n), 2, 3, 200, { plant: basil }),
+      op(replace(1n, lemon), 2, 8, 200),
+      op(read(1n), 3, 5, 200, { plant: lemon }),
+      op(read(1n), 5, 7, 200, { plant: thai }),
+      op(read(1n), 9, 10, 200, { plant: thai }),
+    ],
+    true,
+  ],
+  [
+    'two replaces at once: the plant read after is torn, the name of one and the tag of the other',
+    [
+      op(create(1n), 0, 1, 200),
+      op(replace(1n, thai), 2, 8, 200),
+      op(replace(1n, lemon), 2, 8, 200),
+      op(read(1n), 9, 10, 200, { plant: { name: 'Lemon basil', tag: 't' } }),
+    ],
+    false,
+  ],
+  [
+    'two replaces at once: a read beside them shows the new name with the old tag',
+    [
+      op(create(1n), 0, 1, 200),
+      op(replace(1n, { name: 'Thai basil', tag: 'u' }), 2, 8, 200),
+      op(read(1n), 2, 8, 200, { plant: { name: 'Thai basil', tag: 't' } }),
+      op(replace(1n, lemon), 2, 8, 200),
+      op(read(1n), 9, 10, 200, { plant: lemon }),
+    ],
+    false,
+  ],
+  [
+    'a replace of a plant that exists throughout: a read beside it answered 404',
+    [
+      op(create(1n), 0, 1, 200),
+      op(replace(1n, thai), 2, 8, 200),
+      op(read(1n), 3, 4, 404),
+      op(read(1n), 9, 10, 200, { plant: thai }),
+    ],
+    false,
+  ],
+  [
+    'two replaces of a plant that exists throughout: the second answered 404',
+    [
+      op(create(1n), 0, 1, 200),
+      op(replace(1n, thai), 2, 8, 200),
+      op(replace(1n, lemon), 2, 8, 404),
+      op(read(1n), 9, 10, 200, { plant: thai }),
+    ],
+    false,
+  ],
+  [
+    'a replace and a create of a plant that exists: 200 and 409 in either order, the plant whole',
+    [
+      op(create(1n), 0, 1, 200),
+      op(create(1n, lemon), 2, 8, 409),
+      op(replace(1n, thai), 2, 8, 200),
+      op(read(1n), 2, 8, 200, { plant: basil }),
+      op(read(1n), 9, 10, 200, { plant: thai }),
+    ],
+    true,
+  ],
+  [
+    'a replace and a create of a plant that exists: the create finds it gone mid-replace',
+    [
+      op(create(1n), 0, 1, 200),
+      op(create(1n, lemon), 2, 8, 200),
+      op(replace(1n, thai), 2, 8, 200),
+      op(read(1n), 9, 10, 200, { plant: thai }),
+    ],
+    false,
+  ],
+  [
+    'a delete and a replace at once, a read beside them finding the plant gone: the delete first',
+    [
+      op(create(1n), 0, 1, 200),
+      op({ kind: 'delete', id: 1n }, 2, 8, 204),
+      op(read(1n), 2, 8, 404),
+      op(replace(1n, thai), 2, 8, 404),
+      op(read(1n), 9, 10, 404),
+    ],
+    true,
+  ],
+  [
     'pages while a plant below the last listed is created: not listed, nothing twice',
     [
       op(create(2n), 0, 1, 200),
@@ -157,5 +252,31 @@ describe('a history of requests sent together', () => {
     expect(problem).toMatch(/no one-at-a-time order .* \(one create of an id succeeds\)/)
     expect(problem).toMatch(/after it the document gives #\d 409/)
     expect(problem).toMatch(/#1 \[0\.0–5\.0 ms\] create → 200\n#2 \[0\.0–5\.0 ms\] create → 200/)
+  })
+
+  it('says which read shows a body no request wrote, and whose name and tag it mixes', () => {
+    const [problem] = historyProblems(
+      [
+        op(create(1n), 0, 1, 200),
+        op(replace(1n, thai), 2, 8, 200),
+        op(replace(1n, lemon), 2, 8, 200),
+        op(read(1n), 9, 10, 200, { plant: { name: 'Lemon basil', tag: 't' } }),
+      ],
+      'each read shows the plant whole',
+    )
+    expect(problem).toMatch(
+      /#4 read plant 1 as \{"name":"Lemon basil","tag":"t"\}, a body no request wrote: the name #3 sent and the tag #1 sent\./,
+    )
+    expect(problem).toMatch(/\n#4 \[9\.0–10\.0 ms\] read → 200$/)
+  })
+
+  it('says which request was answered 404 for a plant created before it and never deleted', () => {
+    const [problem] = historyProblems(
+      [op(create(1n), 0, 1, 200), op(replace(1n, thai), 2, 8, 200), op(read(1n), 3, 4, 404)],
+      'a plant that exists throughout is never answered 404',
+    )
+    expect(problem).toMatch(
+      /#3 was answered 404 for plant 1, which #1 created before it was sent and no request deleted\./,
+    )
   })
 })

@@ -235,6 +235,9 @@ describe('coverage probes of the shipped document', () => {
       expect(charset).toHaveLength(1)
       expect(charset[0]?.defect).toBeUndefined()
       expect(charset[0]?.features).toContain('content type: parameters or case')
+      const cased = mine.filter((p) => p.contentType === 'Application/JSON')
+      expect(cased).toHaveLength(1)
+      expect(cased[0]?.defect).toBeUndefined()
     }
   })
 

@@ -9,6 +9,7 @@ import { server } from '../../../scripts/lib/commands.js'
 import { type Started, startProcess } from '../../../scripts/lib/processes.js'
 import { loadDocument } from '../document.js'
 import {
+  layersLeftOut,
   loadPromises,
   NO_CASE,
   NOT_SENT,
@@ -22,6 +23,7 @@ import { PROMISE_REGISTRY } from '../promises/registry.js'
 import { coverageOf } from '../report/coverage.js'
 import type { JsonReport } from '../report/json.js'
 import { REPORTERS } from '../report/reports.js'
+import type { JudgedFacts } from '../report/results.js'
 import { verify } from '../run/verify.js'
 
 describe('the registry of the document’s promises', () => {
@@ -83,6 +85,26 @@ describe('the registry of the document’s promises', () => {
     expect(of('query-strings.a-query-string-is-read')).toMatchObject({ requests: 0, reason: NOT_SENT })
     expect(of('newPlant.delivery.at-least-once-a-receiver')?.reason).toMatch(/--webhook-listen/)
     expect(of('interface.a-sample-interface-built-around')).toMatchObject({ untestable: true, requests: 0 })
+  })
+
+  it('says a promise only a layer the run left out sends was not exercised for that, not for a quota', async () => {
+    const promises = await loadPromises()
+    const concurrent = {
+      layer: 'concurrency' as const,
+      operationId: 'createPlant',
+      kinds: [],
+      parameters: [],
+      checks: ['concurrent_consistency'],
+      failed: [],
+    }
+    const reason = (judged: JudgedFacts[]) =>
+      promiseCoverage(promises, judged).find((p) => p.id === 'methods.such-a-request-without-a')?.reason
+    expect(reason([concurrent])).toBe(layersLeftOut(['security']))
+    expect(reason([concurrent])).toMatch(/security layer/)
+    // The security layer ran and sent no such request: the quota for failed authentications is why.
+    expect(reason([concurrent, { ...concurrent, layer: 'security', operationId: 'listPlants' }])).toMatch(
+      /quota for failed authentications/,
+    )
   })
 
   it('gives a promise that is not testable from outside its reason, and never counts it missing', () => {

@@ -4,10 +4,12 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { loadPromises } from '../promises/coverage.js'
 import { coverageOf } from '../report/coverage.js'
 import type { ReportedRun } from '../report/reporter.js'
 import { REPORTERS, reportsAsked, writeReports } from '../report/reports.js'
 import { Results } from '../report/results.js'
+import { checksNamed } from './command.js'
 
 const linkConformance = [{ name: 'link_conformance', description: 'Link is as documented' }]
 
@@ -37,6 +39,39 @@ function failedRun(): ReportedRun {
   }
 }
 
+/** A run of the security layer alone, in which a second principal read the first's plant. */
+async function crossedRun(): Promise<ReportedRun> {
+  const results = new Results(
+    [
+      { operationId: 'listPlants', statuses: [200] },
+      { operationId: 'getPlant', statuses: [200, 404] },
+    ],
+    checksNamed('link_conformance', 'principal_isolation', 'status_code_conformance', 'store_conformance'),
+  )
+  const answer = { title: 't', request: 'r', answer: 'a', document: 'd', replay: 'p' }
+  results.record({
+    ...answer,
+    layer: 'security',
+    operationId: 'getPlant',
+    status: 200,
+    kinds: ['other principal'],
+    parameters: ['id'],
+    checks: ['principal_isolation', 'status_code_conformance'],
+    findings: [{ check: 'principal_isolation', message: 'the first principal’s plant, to the second' }],
+  })
+  results.record({
+    ...answer,
+    layer: 'security',
+    operationId: 'listPlants',
+    status: 200,
+    kinds: ['other principal'],
+    checks: ['store_conformance'],
+    findings: [],
+  })
+  const coverage = coverageOf(results, [], await loadPromises())
+  return { results, coverage, title: 'crossed', baseUrl: 'http://x', durationMs: 1, met: true }
+}
+
 const work = await mkdtemp(join(tmpdir(), 'plant-store-reporters-'))
 afterAll(() => rm(work, { recursive: true, force: true }))
 
@@ -60,6 +95,37 @@ describe('the reporters', () => {
     expect(REPORTERS.github.render(run)).toBe(
       '::error title=link_conformance — listPlants::no plant follows, but Link says </plants?cursor=x>\n',
     )
+  })
+
+  it('list in the HTML the promises failed, then those not exercised, then the rest; the judged checks first', async () => {
+    const run = await crossedRun()
+    const html = REPORTERS.html.render(run)
+    const byId = new Map((run.coverage.promises ?? []).map((p) => [p.id, p]))
+    const rank = (id: string) => {
+      const p = byId.get(id)
+      return !p ? -1 : p.failed ? 0 : p.untestable ? 3 : p.requests ? 2 : 1
+    }
+    const promises = html.slice(html.indexOf('<section id="promises">'))
+    const order = [...promises.matchAll(/<tr><th scope="row" class="mono">([^<]+)<\/th>/g)].map((m) =>
+      rank(m[1] as string),
+    )
+    expect(order).toHaveLength(byId.size)
+    expect(order[0]).toBe(0)
+    expect(new Set(order)).toEqual(new Set([0, 1, 2, 3]))
+    expect(order).toEqual([...order].sort((a, b) => a - b))
+    // The documented order puts failed promises anywhere: the page does not.
+    expect([...byId.values()].map((p) => rank(p.id))).not.toEqual(order)
+    const checks = html.slice(html.indexOf('<table class="matrix">'), html.indexOf('<section id="coverage">'))
+    const rows = [...checks.matchAll(/<th scope="row" class="check"><span class="mono">(\w+)/g)].map(
+      (m) => m[1],
+    )
+    // link_conformance comes before store_conformance among the checks, and judged nothing here.
+    expect(rows.slice(0, 3).sort()).toEqual([
+      'principal_isolation',
+      'status_code_conformance',
+      'store_conformance',
+    ])
+    expect(rows[3]).toBe('link_conformance')
   })
 
   it('count a team’s own check apart from the document’s in the verdict', () => {

@@ -56,8 +56,11 @@ describe('reports, coverage and CI output', () => {
     expect(report.failedAnswers).toBeGreaterThanOrEqual(report.failures.length)
     expect(report).toMatchObject({ warnings: expect.any(Array), notes: expect.any(Array), stopped: [] })
     const { coverage } = report
-    expect(coverage.total).toBe(coverage.statuses.total + coverage.parameters.total)
-    expect(coverage.exercised).toBe(coverage.statuses.exercised + coverage.parameters.exercised)
+    // The percentage counts the promises judged, of those a request can show.
+    const showable = report.promises.filter((p) => !p.untestable)
+    expect(coverage).toMatchObject({ counts: 'promises judged', total: showable.length })
+    expect(coverage.exercised).toBe(showable.filter((p) => p.requests > 0 && p.checks.length > 0).length)
+    expect(coverage.statuses.exercised).toBeGreaterThan(0)
     expect(coverage.percent).toBe(Math.floor((coverage.exercised * 1000) / coverage.total) / 10)
     const list = coverage.operations.find((o) => o.operationId === 'listPlants')
     expect(list?.statuses).toContainEqual({ status: 200, exercised: true })
@@ -210,6 +213,55 @@ describe('reports, coverage and CI output', () => {
       2,
       'plant-store-verify: --min-coverage takes a percentage from 0 to 100, not most (see --help)',
     ])
+  }, 120_000)
+
+  it('measures the promises judged, so that the examples alone fall well below a full run', async () => {
+    const server = await store()
+    const env = { VERIFY_BASE_URL: server.url, ...tokens }
+    const coverageOfRun = async (name: string, args: string[]) => {
+      const file = join(work(), `${name}.json`)
+      const { exit, output } = await run([...quick, ...args, '--json', file], env)
+      expect(exit, output).toBe(0)
+      const report = JSON.parse(await readFile(file, 'utf8')) as JsonReport
+      const showable = report.promises.filter((p) => !p.untestable)
+      const judged = showable.filter((p) => p.requests > 0 && p.checks.length > 0)
+      expect(report.coverage).toMatchObject({
+        counts: 'promises judged',
+        exercised: judged.length,
+        total: showable.length,
+      })
+      expect(output).toContain(`${judged.length} of ${showable.length} promises judged`)
+      return report.coverage.percent
+    }
+    const full = await coverageOfRun('full', [])
+    const examples = await coverageOfRun('examples', ['--only', 'examples'])
+    expect(full).toBeGreaterThan(60)
+    expect(full - examples).toBeGreaterThan(25)
+  }, 120_000)
+
+  it('files a failure under the promise its case was built to test, not every promise its request touched', async () => {
+    const server = await store('other-principal-readable')
+    const junitFile = join(work(), 'crossed.junit.xml')
+    const json = join(work(), 'crossed.json')
+    const crossed = await run(['--only', 'security', '--junit', junitFile, '--json', json], {
+      VERIFY_BASE_URL: server.url,
+      ...tokens,
+    })
+    expect(crossed.exit, crossed.output).toBe(1)
+    const { promises } = JSON.parse(await readFile(json, 'utf8')) as JsonReport
+    const of = (id: string) => promises.find((p) => p.id === id)
+    // The second principal's reads of the first's plant name a plant id, but were sent to test isolation.
+    expect(of('principals.a-principal-sees-and-changes')?.failed).toBeGreaterThan(0)
+    expect(of('PlantId.format')).toMatchObject({ failed: 0 })
+    expect(of('PlantId.format')?.requests).toBeGreaterThan(0)
+    const junit = await readFile(junitFile, 'utf8')
+    const testcase = (name: string) =>
+      new RegExp(
+        `<testcase classname="verify\\.promises" name="${name.replace(/\./g, '\\.')}">(<failure)?`,
+      ).exec(junit)
+    expect(testcase('principals.a-principal-sees-and-changes')?.[1]).toBe('<failure')
+    expect(testcase('PlantId.format')).not.toBeNull()
+    expect(testcase('PlantId.format')?.[1]).toBeUndefined()
   }, 120_000)
 
   it('counts the statuses answered and the parameters judged requests carried', async () => {

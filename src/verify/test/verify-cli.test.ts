@@ -6,9 +6,11 @@
 import { readFile } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
-import { verify } from '@plant-store/verify'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { loadPromises, verify } from '@plant-store/verify'
 import { describe, expect, it } from 'vitest'
-import { repoRoot, runToExit } from '../../../scripts/lib/processes.js'
+import { repoRoot, runToExit, startProcess } from '../../../scripts/lib/processes.js'
+import { promiseCoverage } from '../promises/coverage.js'
 import { cli, commandTests } from './command.js'
 
 const { store, run, work } = commandTests()
@@ -89,10 +91,24 @@ describe('plant-store-verify', () => {
     })
     expect(exit, output).toBe(0)
     expect(output).toMatch(/Every answer agreed with the document: \d+ requests/)
+    // What the pass leaves out, counted from the document's promises: its webhook's, and the kit profile's.
+    const promises = await loadPromises()
+    const webhook = promises.filter((p) => /^(webhooks|newPlant)\./.test(p.id)).length
+    const ids = new Set(promises.map((p) => p.id))
+    const kit = await loadPromises(undefined, 'kit')
+    const profileOnly = promiseCoverage(
+      kit.filter((p) => !ids.has(p.id)),
+      [],
+    ).filter((p) => !p.untestable).length
+    expect(webhook).toBeGreaterThan(10)
+    expect(output).toContain(
+      `Not judged: the newPlant webhook (${webhook} promises): --webhook-listen; the kit profile (${profileOnly} promises): --profile kit.`,
+    )
     expect(await readFile(junit, 'utf8')).toMatch(
       /<testsuites name="plant-store-verify" tests="\d+" failures="0"/,
     )
     expect(await readFile(report, 'utf8')).toContain('| listPlants | link_conformance |')
+    expect(await readFile(report, 'utf8')).toContain('Not judged: the newPlant webhook (')
   })
 
   it('exits 1 against a server with a bug, and each printed replay command reproduces its failure', async () => {
@@ -103,6 +119,8 @@ describe('plant-store-verify', () => {
     })
     expect(exit, output).toBe(1)
     expect(output).toMatch(/✗ store_conformance — listPlants/)
+    // A failing run's verdict is enough said.
+    expect(output).not.toContain('Not judged:')
     const replays = [...output.matchAll(/^ {2}replay: {3}plant-store-verify (.+)$/gm)].map(
       (m) => m[1] as string,
     )
@@ -122,7 +140,78 @@ describe('plant-store-verify', () => {
     }
     // A run and one replay per layer that failed (examples, generated, stateful), each a Node process.
   }, 120_000)
+
+  it('takes a negative seed after a space, and prints a replay with one that runs as printed', async () => {
+    const server = await store('tag-filter-ignored')
+    const env = { VERIFY_BASE_URL: server.url, VERIFY_TOKENS: 'token-alice,token-bob' }
+    const first = await run(['--only', 'generated', '--requests', '20', '--seed', '-570059388'], env)
+    expect(first.exit, first.output).toBe(1)
+    const replay = /^ {2}replay: {3}plant-store-verify (.+)$/m.exec(first.output)?.[1] ?? ''
+    expect(replay).toContain('--seed=-570059388')
+    const again = await shell(replay)
+    expect(again.exit, `${replay}\n${again.output}`).toBe(1)
+    expect(again.output).not.toMatch(/ambiguous/)
+    expect(again.output).toContain('(seed -570059388)')
+  }, 120_000)
+
+  it('with --wait, waits for a server that starts after it', async () => {
+    const port = await closedPort()
+    const verified = run(['--base-url', `http://127.0.0.1:${port}`, '--only', 'examples', '--wait', '60'], {
+      VERIFY_TOKENS: 'token-alice,token-bob',
+    })
+    // Started once the command has surely found nothing listening.
+    await sleep(1500)
+    const server = await startProcess({
+      name: 'independent store, started late',
+      command: process.execPath,
+      args: [join(repoRoot, 'test/fixtures/independent-store/server.mjs')],
+      env: { PORT: String(port), TOKENS: 'alice=token-alice,bob=token-bob' },
+      listening: /listening on (http:\/\/\S+)/,
+    })
+    try {
+      const { exit, output } = await verified
+      expect(exit, output).toBe(0)
+      expect(output).toMatch(/Every answer agreed with the document/)
+    } finally {
+      await server.stop()
+    }
+  }, 120_000)
+
+  it('replays one security case by the name the report gives it', async () => {
+    const server = await store('other-principal-readable')
+    const env = { VERIFY_BASE_URL: server.url, VERIFY_TOKENS: 'token-alice,token-bob' }
+    const whole = await run(['--only', 'security'], env)
+    expect(whole.exit, whole.output).toBe(1)
+    const failure =
+      /^✗ principal_isolation — getPlant \(security: (.+)\)[^\n]*\n(?:.*\n)*? {2}replay: {3}plant-store-verify (.+)$/m.exec(
+        whole.output,
+      )
+    const [, title = '', replay = ''] = failure ?? []
+    expect(title).toBe("the other principal's plant (GET as the second principal)")
+    expect(replay).toContain(
+      String.raw`--only security --case 'getPlant · the other principal'\''s plant (GET as the second principal)'`,
+    )
+    const again = await shell(replay)
+    expect(again.exit, `${replay}\n${again.output}`).toBe(1)
+    // That case alone: every failure it shows is the case's, and it sends a fraction of the layer's requests.
+    const titles = [...again.output.matchAll(/^✗ \S+ — \S+ \(security: (.+)\)/gm)].map((m) => m[1])
+    expect(titles.length).toBeGreaterThan(0)
+    expect(new Set(titles)).toEqual(new Set([title]))
+    const requests = (output: string) => Number(/: (\d+) requests in/.exec(output)?.[1])
+    expect(requests(again.output)).toBeLessThan(requests(whole.output) / 4)
+  }, 120_000)
 })
+
+/** A printed replay run as the shell would, with the tokens from the environment. */
+function shell(replay: string) {
+  return runToExit({
+    name: 'replay',
+    command: 'sh',
+    args: ['-c', `"${process.execPath}" ${cli.map((a) => `"${a}"`).join(' ')} ${replay}`],
+    env: { VERIFY_TOKENS: 'token-alice,token-bob' },
+    timeoutMs: 240_000,
+  })
+}
 
 describe('a server whose principals already own plants', () => {
   const plant = (id: string, name: string) => ({

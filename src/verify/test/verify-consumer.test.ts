@@ -208,7 +208,7 @@ describe('against a running store', () => {
     )
     expect(run.output).toContain('- the answer lacks name, which plant-store-consumer-app reads')
     expect(run.output).toMatch(
-      /replay: {3}plant-store-verify --base-url \S+ --consumer \S+ --seed 7 --case \d+/,
+      /replay: {3}plant-store-verify --base-url \S+ --consumer \S+ --seed=7 --case \d+/,
     )
     const report = JSON.parse(readFileSync(json, 'utf8')) as { failures: { check: string; layer: string }[] }
     expect(report.failures.some((f) => f.check === 'consumer_reads' && f.layer === 'consumer')).toBe(true)

@@ -107,8 +107,9 @@ describe('the verifier, against a store built on Express', () => {
   // coverage phase asks for near misses of each held tag), a replace that follows a body's `id` (the
   // coverage phase sends one), and pages by position (the sequences write between page reads). And
   // what the first principal's answers hand it, sent back as the second: a cursor that serves its
-  // owner's plants to whoever sends it, a replace that finds another principal's plant. And a create
-  // that checks and stores apart (only creates sent together meet in between).
+  // owner's plants to whoever sends it, a replace that finds another principal's plant. And writes
+  // done in two steps, which only requests sent together meet in between: a create that checks and
+  // stores apart, a replace that writes the name and the tag apart, one that deletes and inserts.
   const everySeed: [string, string, 'generated' | 'stateful' | 'security' | 'concurrency'][] = [
     ['tag-filter-loose', 'store_conformance', 'generated'],
     ['put-follows-body-id', 'store_conformance', 'generated'],
@@ -116,6 +117,8 @@ describe('the verifier, against a store built on Express', () => {
     ['crossed-cursor', 'principal_isolation', 'security'],
     ['crossed-id', 'principal_isolation', 'security'],
     ['create-race', 'concurrent_consistency', 'concurrency'],
+    ['torn-replace', 'concurrent_consistency', 'concurrency'],
+    ['replace-as-delete-insert', 'concurrent_consistency', 'concurrency'],
   ]
   it.each(everySeed.flatMap((bug) => [1, 2, 20261125].map((seed) => [...bug, seed] as const)))(
     'catches the bug %s with %s in the %s layer (seed %i)',

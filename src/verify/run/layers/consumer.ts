@@ -68,7 +68,7 @@ async function replayConsumer(
   const [sample] = givenPlants(ctx.loaded.document)
   const principal = new Principal(ctx.subject.endpoint(0), state, existing)
   const replayOf = (i?: number) =>
-    ctx.replay(`--consumer ${file} --seed ${options.seed}${i === undefined ? '' : ` --case ${i + 1}`}`)
+    ctx.replay(`--consumer ${file} --seed=${options.seed}${i === undefined ? '' : ` --case ${i + 1}`}`)
   const keeping = housekeeper(ctx, principal, 'consumer')
   const only = options.case === undefined ? undefined : Number(options.case)
   // The run's own plants for the pages: ids of the run's range, none a request names.

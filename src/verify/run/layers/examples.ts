@@ -16,7 +16,7 @@ import { listingOf, pageSizeOf } from '../../judge/listing.js'
 import { PLANT_FIELDS } from '../../judge/plant.js'
 import { type State, stateOf } from '../../judge/state.js'
 import { parametersOf } from '../../report/coverage.js'
-import type { Context } from '../context.js'
+import { type Context, caseArgs } from '../context.js'
 import { followLinks } from '../follow-links.js'
 import { fieldsOf } from '../sequences/api.js'
 import { plusInQuery } from './settled.js'
@@ -38,7 +38,7 @@ function idsOf(request: RequestSpec, given: { id: unknown }[]): bigint[] {
 export async function runExamples(ctx: Context): Promise<void> {
   const { subject, results, options } = ctx
   const mine = new Set(ctx.existing[0].map((p) => p.id))
-  const cases = exampleCases(ctx.loaded.operations).filter((c) => !options.case || c.id === options.case)
+  const cases = exampleCases(ctx.loaded.operations).filter((c) => ctx.wants(c.id))
   let done = 0
   for (const c of cases) {
     ctx.progress(`examples ${++done}/${cases.length}: ${c.id}`)
@@ -68,7 +68,7 @@ export async function runExamples(ctx: Context): Promise<void> {
       notExercised('it changes plants (--read-only)')
       continue
     }
-    const replay = ctx.replay(`--only examples --case '${c.id}'`)
+    const replay = ctx.replay(caseArgs('examples', c.id))
     try {
       if (!(await given(ctx, c, replay))) continue
       // A refused-token example is that case of its operation: the security layer does not send it again.
@@ -131,7 +131,7 @@ export async function runExamples(ctx: Context): Promise<void> {
     }
   }
   // What the document's prose settles and no example shows: a `+` in a query string.
-  if (!options.case) await plusInQuery(ctx)
+  await plusInQuery(ctx)
 }
 
 /**

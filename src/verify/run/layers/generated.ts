@@ -42,8 +42,8 @@ export async function runGenerated(ctx: Context): Promise<void> {
   const principal = new Principal(ctx.subject.endpoint(0), state, existing)
   const replayOf = (i: number) =>
     i < 0
-      ? ctx.replay(`--only generated --seed ${options.seed} --requests 1`)
-      : ctx.replay(`--only generated --seed ${options.seed} --requests ${options.requests} --case ${i + 1}`)
+      ? ctx.replay(`--only generated --seed=${options.seed} --requests 1`)
+      : ctx.replay(`--only generated --seed=${options.seed} --requests ${options.requests} --case ${i + 1}`)
   const keeping = housekeeper(ctx, principal, 'generated')
   if (!options.readOnly) {
     if (!(await keeping('setting up the caller’s plants', replayOf(-1), () => principal.reset()))) return

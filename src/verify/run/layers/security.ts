@@ -16,15 +16,13 @@ import { type Answer, describeAnswer, describeRequest, type RequestSpec } from '
 import { roleOf } from '../../judge/accepted-statuses.js'
 import { linkLeaves, resolveLink } from '../../judge/links.js'
 import { parametersOf } from '../../report/coverage.js'
-import type { Context } from '../context.js'
+import { type Context, caseArgs, caseName } from '../context.js'
 import { type OwnedPlant, plantsOrStop } from '../subject.js'
 import { concrete, REFUSALS, settledMethods } from './settled.js'
 
 export async function runSecurity(ctx: Context): Promise<void> {
   const { subject, options, loaded } = ctx
-  const cases = refusedCases(loaded.operations, options.anyToken).filter(
-    (c) => !options.case || c.id === options.case,
-  )
+  const cases = refusedCases(loaded.operations, options.anyToken).filter((c) => ctx.wants(c.id))
   // Each case once per operation in the run (the examples send some first). Past the server's quota
   // for failed authentications, a case is left for the end of the run, when its window may have moved
   // on: the run need not stand still for it.
@@ -39,12 +37,12 @@ export async function runSecurity(ctx: Context): Promise<void> {
       layer: 'security',
       run: () => refused(ctx, c, `security, left for the end ${i + 1}/${later.length}: ${c.id}`),
     })
-  if (!options.case) {
-    await schemeInLowerCase(ctx)
-    await otherMethods(ctx)
-    await settledMethods(ctx)
-    await crossPrincipal(ctx)
-  }
+  // With --case, each part sends only the case of that name; the other principal's plants, which
+  // take set-up of their own, run only for a case of theirs.
+  await schemeInLowerCase(ctx)
+  await otherMethods(ctx)
+  await settledMethods(ctx)
+  if (!options.case || options.case.endsWith(AS_SECOND)) await crossPrincipal(ctx)
 }
 
 /**
@@ -55,7 +53,8 @@ export async function runSecurity(ctx: Context): Promise<void> {
 async function schemeInLowerCase(ctx: Context): Promise<void> {
   const { subject, results } = ctx
   const list = ctx.list
-  if (!list?.secured) return
+  const title = 'the bearer scheme in lower case (bearer TOKEN)'
+  if (!list?.secured || !ctx.wants(caseName(list.operationId, title))) return
   const takesLimit = list.parameters.some((p) => p.in === 'query' && p.name === 'limit')
   const request: RequestSpec = {
     method: 'GET',
@@ -79,11 +78,11 @@ async function schemeInLowerCase(ctx: Context): Promise<void> {
     parameters: parametersOf(list, request),
     kinds: ['auth scheme in lower case'],
     status: answer.status,
-    title: 'the bearer scheme in lower case (bearer TOKEN)',
+    title,
     request: describeRequest(request),
     answer: describeAnswer(answer),
     document: '200, as with Bearer: the scheme’s name is case-insensitive (RFC 9110, section 11.1)',
-    replay: ctx.replay('--only security'),
+    replay: ctx.replay(caseArgs('security', caseName(list.operationId, title))),
   })
 }
 
@@ -114,7 +113,7 @@ async function refused(ctx: Context, c: RefusedCase, progress: string): Promise<
     request: describeRequest(c.request),
     answer: describeAnswer(answer),
     document: '401 Error, with WWW-Authenticate',
-    replay: ctx.replay(`--only security --case '${c.id}'`),
+    replay: ctx.replay(caseArgs('security', c.id)),
   })
 }
 
@@ -165,6 +164,9 @@ async function crossPrincipal(ctx: Context): Promise<void> {
   }
 }
 
+/** How the title of each case of the other principal's plants ends. */
+const AS_SECOND = 'as the second principal)'
+
 /** The tag of the plants the run makes for the first principal, which its listing is filtered by. */
 const ISOLATION_TAG = 'verify-isolation'
 
@@ -197,6 +199,8 @@ async function crossedId(
     if (options.readOnly && entry.method !== 'get') continue
     if ((role === 'create' || role === 'list') && !plant) continue
     if (role === 'create' && theirs.has(id)) continue
+    const title = `the other principal's plant (${entry.method.toUpperCase()} ${AS_SECOND}`
+    if (!ctx.wants(caseName(entry.operationId, title))) continue
     const name = baseExampleName(entry)
     const base = name === undefined ? undefined : requestFor(entry, name).request
     let request: RequestSpec
@@ -250,11 +254,14 @@ async function crossedId(
       parameters: parametersOf(entry, request),
       kinds: ['other principal'],
       status: answer.status,
-      title: `the other principal's plant (${request.method} as the second principal)`,
+      title,
       request: describeRequest(request),
       answer: describeAnswer(answer),
       document: `${expected}, and the first principal's plant unchanged`,
-      replay: ctx.replay('--only security'),
+      // The same plant ids, made from the seed, in the replay.
+      replay: ctx.replay(
+        `${caseArgs('security', caseName(entry.operationId, title))} --seed=${options.seed}`,
+      ),
     })
     if (role === 'create' && answer.status === 200) await ctx.remove(1, id)
   }
@@ -325,7 +332,7 @@ async function crossedLink(
   theirs: ReadonlySet<bigint>,
   when: string,
 ): Promise<void> {
-  const { subject, results } = ctx
+  const { subject, results, options } = ctx
   const refused = documentedStatuses(list).includes(400) ? 400 : undefined
   const cursor = new URL(target, 'http://store.invalid/').searchParams.get('cursor')
   const sent: [string, string][] = [[target, `the first principal's Link, ${when}`]]
@@ -335,6 +342,8 @@ async function crossedLink(
       `the first principal's cursor in a list of its own, ${when}`,
     ])
   for (const [path, what] of sent) {
+    const title = `${what} (GET ${AS_SECOND}`
+    if (!ctx.wants(caseName(list.operationId, title))) continue
     const request: RequestSpec = { method: 'GET', path, auth: { kind: 'principal' } }
     const answer = await subject.send(subject.baseUrl, request, subject.authorization(1))
     const { checked, findings } = ctx.judge({
@@ -359,13 +368,13 @@ async function crossedLink(
       parameters: parametersOf(list, request),
       kinds: ['other principal', 'crossed link'],
       status: answer.status,
-      title: `${what} (GET as the second principal)`,
+      title,
       request: describeRequest(request),
       answer: describeAnswer(answer),
       document: refused
         ? `${refused}, as a cursor the server did not make, and none of the first principal's plants`
         : "none of the first principal's plants",
-      replay: ctx.replay('--only security'),
+      replay: ctx.replay(`${caseArgs('security', caseName(list.operationId, title))} --seed=${options.seed}`),
     })
   }
 }
@@ -417,7 +426,8 @@ async function otherMethods(ctx: Context): Promise<void> {
     if (!first) continue
     const allowed = operations.map((e) => e.method.toUpperCase())
     for (const [method, kinds] of OTHER_METHODS) {
-      if (allowed.includes(method)) continue
+      const title = `a method ${path} does not take (${method})`
+      if (allowed.includes(method) || !ctx.wants(caseName(first.operationId, title))) continue
       const unknown = kinds.includes('unknown method')
       const request: RequestSpec = { method, path: concrete(ctx, path), auth: { kind: 'principal' } }
       const answer = await subject.send(subject.baseUrl, request, subject.authorization(0))
@@ -453,11 +463,11 @@ async function otherMethods(ctx: Context): Promise<void> {
           ...own.map((message) => ({ check: 'response_headers_conformance', message })),
         ],
         kinds: ['other method', ...kinds],
-        title: `a method ${path} does not take (${method})`,
+        title,
         request: describeRequest(request),
         answer: describeAnswer(answer),
         document: `a refusal${unknown ? ' (4xx, or 501 for a method the store does not know)' : ''} (405 with Allow recommended), an Error when it has a body`,
-        replay: ctx.replay('--only security'),
+        replay: ctx.replay(caseArgs('security', caseName(first.operationId, title))),
       })
     }
   }

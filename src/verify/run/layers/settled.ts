@@ -2,11 +2,16 @@
 // method a path does not take sent without a token (its refusal or 401, either), HEAD (refused, or
 // answered as GET without content), and a `+` in a query string (a space, as forms write it).
 import type { Finding } from '../../checks/check.js'
+import { contentTypeConformance } from '../../checks/content-type-conformance.js'
+import { responseHeadersConformance } from '../../checks/response-headers-conformance.js'
+import { statusCodeConformance } from '../../checks/status-code-conformance.js'
+import { storeConformance } from '../../checks/store-conformance.js'
+import { wwwAuthenticateOn401 } from '../../checks/www-authenticate-on-401.js'
 import { parseExact } from '../../exact-json.js'
 import { type Answer, describeAnswer, describeRequest, type RequestSpec } from '../../http.js'
 import { roleOf } from '../../judge/accepted-statuses.js'
-import type { Source } from '../../report/results.js'
-import type { Context } from '../context.js'
+import type { Layer } from '../../report/results.js'
+import { type Context, caseArgs, caseName } from '../context.js'
 
 /** Every status a refusal may have: any 4xx or 5xx. */
 export const REFUSALS = Array.from({ length: 200 }, (_, i) => 400 + i)
@@ -16,7 +21,7 @@ export const concrete = (ctx: Context, path: string) => path.replace(/\{[^}]+\}/
 
 /** One settled case as judged: its verdict, and what the case itself judged by (`own.checks`) and found. */
 interface SettledCase {
-  layer: Source
+  layer: Layer
   operationId: string
   kind: string
   request: RequestSpec
@@ -43,7 +48,7 @@ function record(ctx: Context, c: SettledCase): void {
     request: describeRequest(c.request),
     answer: describeAnswer(c.answer),
     document: c.document,
-    replay: ctx.replay(`--only ${c.layer}`),
+    replay: ctx.replay(caseArgs(c.layer, caseName(c.operationId, c.title))),
   })
 }
 
@@ -60,7 +65,12 @@ export async function settledMethods(ctx: Context): Promise<void> {
     const first = operations[0]
     if (!first) continue
     const at = concrete(ctx, path)
-    if (!operations.some((e) => e.method === 'patch') && operations.some((e) => e.secured)) {
+    const withoutToken = `a method ${path} does not take (PATCH), without a token`
+    if (
+      !operations.some((e) => e.method === 'patch') &&
+      operations.some((e) => e.secured) &&
+      ctx.wants(caseName(first.operationId, withoutToken))
+    ) {
       const request: RequestSpec = { method: 'PATCH', path: at, auth: { kind: 'none' } }
       // The server may count it against its quota for failed authentications: sent only while that has room.
       if (subject.refusalDue()) {
@@ -85,10 +95,10 @@ export async function settledMethods(ctx: Context): Promise<void> {
         judging: ctx.judging,
       })
       const own = {
-        checks: answer.status === 401 ? ['www_authenticate_on_401'] : [],
+        checks: answer.status === 401 ? [wwwAuthenticateOn401.name] : [],
         findings:
           answer.status === 401 && answer.headers['www-authenticate'] === undefined
-            ? [{ check: 'www_authenticate_on_401', message: 'a 401 without WWW-Authenticate' }]
+            ? [{ check: wwwAuthenticateOn401.name, message: 'a 401 without WWW-Authenticate' }]
             : [],
       }
       record(ctx, {
@@ -100,11 +110,11 @@ export async function settledMethods(ctx: Context): Promise<void> {
         verdict,
         own,
         document: 'the refusal of a method the path does not take, or 401: either may come',
-        title: `a method ${path} does not take (PATCH), without a token`,
+        title: withoutToken,
       })
     }
     const get = operations.find((e) => e.method === 'get')
-    if (!get) continue
+    if (!get || !ctx.wants(caseName(get.operationId, `HEAD on ${path}`))) continue
     const auth = get.secured ? subject.authorization(0) : undefined
     const asGet = await subject.send(
       subject.baseUrl,
@@ -130,18 +140,18 @@ export async function settledMethods(ctx: Context): Promise<void> {
     })
     const own = {
       checks: answered
-        ? ['status_code_conformance', 'content_type_conformance', 'response_headers_conformance']
+        ? [statusCodeConformance.name, contentTypeConformance.name, responseHeadersConformance.name]
         : [],
       findings: [] as Finding[],
     }
     if (answered && answer.status !== asGet.status)
       own.findings.push({
-        check: 'status_code_conformance',
+        check: statusCodeConformance.name,
         message: `HEAD ${path} was answered ${answer.status} where GET got ${asGet.status} (RFC 9110, section 9.3.2)`,
       })
     if (answered && answer.text.length)
       own.findings.push({
-        check: 'content_type_conformance',
+        check: contentTypeConformance.name,
         message: `HEAD ${path} was answered with content`,
       })
     // RFC 9110, section 8.6: a Content-Length on HEAD is the length GET's content would have had.
@@ -153,7 +163,7 @@ export async function settledMethods(ctx: Context): Promise<void> {
       })
     if (answered && answer.mediaType !== asGet.mediaType)
       own.findings.push({
-        check: 'response_headers_conformance',
+        check: responseHeadersConformance.name,
         message: `HEAD ${path} was answered with Content-Type ${answer.mediaType ?? 'none'} where GET got ${asGet.mediaType ?? 'none'} (RFC 9110, section 9.3.2)`,
       })
     record(ctx, {
@@ -170,16 +180,26 @@ export async function settledMethods(ctx: Context): Promise<void> {
   }
 }
 
+const PLUS_TITLE = 'a + in the query string (a space)'
+const PERCENT_PLUS_TITLE = '%2B in the query string (a plus sign)'
+
 /**
- * A `+` in a query string is a space: two plants of the first principal's, tagged `sweet basil` and
- * `sweet+basil`, and the page `?tag=sweet+basil` holds the first and not the second.
+ * A `+` in a query string is a space and `%2B` a plus sign: two plants of the first principal's, tagged
+ * `sweet basil` and `sweet+basil`; the page `?tag=sweet+basil` holds the first and not the second, and
+ * `?tag=sweet%2Bbasil` the second and not the first.
  */
 export async function plusInQuery(ctx: Context): Promise<void> {
   const { subject, results, loaded, options } = ctx
   const create = loaded.operations.find((e) => roleOf(e) === 'create')
   const list = ctx.list
   const tagged = list?.parameters.some((p) => p.in === 'query' && p.name === 'tag')
-  if (!create || !list || !tagged) return
+  if (
+    !create ||
+    !list ||
+    !tagged ||
+    ![PLUS_TITLE, PERCENT_PLUS_TITLE].some((title) => ctx.wants(caseName(list.operationId, title)))
+  )
+    return
   if (options.readOnly) {
     results.notes.push('not exercised: a `+` in a query string (--read-only: it creates two plants)')
     return
@@ -211,47 +231,55 @@ export async function plusInQuery(ctx: Context): Promise<void> {
       }
       made.push(id)
     }
-    const request: RequestSpec = {
-      method: 'GET',
-      path: `${list.path}?limit=100&tag=sweet+basil`,
-      auth: { kind: 'principal' },
-    }
-    const answer = await subject.send(subject.baseUrl, request, subject.authorization(0))
-    const verdict = ctx.judge({
-      kind: 'http',
-      operation: list,
-      request,
-      answer,
-      expected: { statuses: [200] },
-      judging: ctx.judging,
-    })
-    const own = { checks: ['store_conformance'], findings: [] as Finding[] }
-    if (answer.status === 200) {
-      let ids: string[] = []
-      try {
-        const page = parseExact(answer.text)
-        if (Array.isArray(page)) ids = page.map((p) => String((p as { id?: unknown }).id))
-      } catch {
-        // Not JSON: the response schema's check says so.
+    // A `+` is a space and `%2B` a plus sign: each page holds the one plant and not the other.
+    const asked = [
+      ['sweet+basil', 'sweet basil', spaced, plus, PLUS_TITLE],
+      ['sweet%2Bbasil', 'sweet+basil', plus, spaced, PERCENT_PLUS_TITLE],
+    ] as const
+    for (const [query, tag, held, left, title] of asked) {
+      if (!ctx.wants(caseName(list.operationId, title))) continue
+      const request: RequestSpec = {
+        method: 'GET',
+        path: `${list.path}?limit=100&tag=${query}`,
+        auth: { kind: 'principal' },
       }
-      if (!ids.includes(String(spaced)) || ids.includes(String(plus)))
-        own.findings.push({
-          check: 'store_conformance',
-          message: `?tag=sweet+basil asks for the tag "sweet basil" (a + in a query string is a space): the page should hold plant ${spaced} ("sweet basil") and not plant ${plus} ("sweet+basil"); it held ${ids.join(', ') || 'none'}`,
-        })
+      const answer = await subject.send(subject.baseUrl, request, subject.authorization(0))
+      const verdict = ctx.judge({
+        kind: 'http',
+        operation: list,
+        request,
+        answer,
+        expected: { statuses: [200] },
+        judging: ctx.judging,
+      })
+      const own = { checks: [storeConformance.name], findings: [] as Finding[] }
+      if (answer.status === 200) {
+        let ids: string[] = []
+        try {
+          const page = parseExact(answer.text)
+          if (Array.isArray(page)) ids = page.map((p) => String((p as { id?: unknown }).id))
+        } catch {
+          // Not JSON: the response schema's check says so.
+        }
+        if (!ids.includes(String(held)) || ids.includes(String(left)))
+          own.findings.push({
+            check: storeConformance.name,
+            message: `?tag=${query} asks for the tag "${tag}" (in a query string a + is a space, %2B a plus sign): the page should hold plant ${held} and not plant ${left}; it held ${ids.join(', ') || 'none'}`,
+          })
+      }
+      record(ctx, {
+        layer: 'examples',
+        operationId: list.operationId,
+        kind: 'plus in query',
+        request,
+        answer,
+        status: answer.status,
+        verdict,
+        own,
+        document: `200, the plants tagged "${tag}": plant ${held}, not plant ${left}`,
+        title,
+      })
     }
-    record(ctx, {
-      layer: 'examples',
-      operationId: list.operationId,
-      kind: 'plus in query',
-      request,
-      answer,
-      status: answer.status,
-      verdict,
-      own,
-      document: `200, the plants tagged "sweet basil": plant ${spaced}, not plant ${plus}`,
-      title: 'a + in the query string (a space)',
-    })
   } finally {
     for (const id of made) await ctx.remove(0, id)
   }

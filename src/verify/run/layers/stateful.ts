@@ -91,7 +91,7 @@ export async function runStateful(ctx: Context): Promise<void> {
     judge,
     replay: (seed, path, replayPath) =>
       ctx.replay(
-        `--only stateful --seed ${seed} --sequences ${options.sequences} --path ${path}${replayPath ? ` --replay-path '${replayPath}'` : ''}`,
+        `--only stateful --seed=${seed} --sequences ${options.sequences} --path ${path}${replayPath ? ` --replay-path '${replayPath}'` : ''}`,
       ),
   })
   // Each operation the sequences sent is counted once, with the failure where one came.

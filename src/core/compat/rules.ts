@@ -1,5 +1,5 @@
 // The compatibility rules, one row each: what changed, how it is classed, and whose client it affects.
-// The engine (diff.ts) reports changes by these ids; the tests (test/compat-rules.test.ts beside it) hold
+// The engine (diff.ts) reports changes by these ids; the tests (contracts/compat/test/compat-rules.test.ts) hold
 // one breaking and one non-breaking fixture for every row.
 
 /** breaking: fails the gate unless released as a new major; review: printed for a person to judge. */

@@ -1,6 +1,6 @@
 // Security requirements compared by what a client must hold: scheme by scheme (by what each scheme is,
 // not by its name, which clients never see) with their scopes.
-import { type Document, isSecured } from '../../scripts/lib/spec.js'
+import { type Document, isSecured } from '../document.js'
 import { isNode, nodeOf } from './schema-diff.js'
 
 export type Requirement = Record<string, string[]>

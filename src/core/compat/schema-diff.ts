@@ -2,7 +2,7 @@
 // rule of rules.ts: what the operation-by-operation comparison (diff.ts) asks of every body, parameter
 // and header.
 import { isDeepStrictEqual } from 'node:util'
-import { BODY_LIMIT, HEADER_LIMIT } from '../../scripts/lib/spec.js'
+import { BODY_LIMIT, HEADER_LIMIT } from '../lib/limits.js'
 import { at } from './pointer.js'
 import type { RuleId } from './rules.js'
 

@@ -1,4 +1,4 @@
-import { type Document, isSecured, listOperations, type OperationEntry } from '../../scripts/lib/spec.js'
+import { type Document, isSecured, listOperations, type OperationEntry } from '../document.js'
 import { at } from './pointer.js'
 import type { RuleId } from './rules.js'
 import { type Direction, isNode, type Node, nodeOf, SchemaDiff } from './schema-diff.js'
