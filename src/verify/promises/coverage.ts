@@ -3,6 +3,7 @@
 // the registry (a promise no entry names, an entry that names no promise).
 import SwaggerParser from '@apidevtools/swagger-parser'
 import { document as shipped } from '@plant-store/core'
+import { statusCodeConformance } from '../checks/status-code-conformance.js'
 import type { Profile } from '../document.js'
 import type { JudgedFacts } from '../report/results.js'
 import { type DocumentPromise, documentPromises, type PromiseSource } from './document-promises.js'
@@ -67,7 +68,16 @@ export function promiseCoverage(
   }
   // A failed request is filed under the promises its case was built to test: those it exercises by
   // its kind (a crossed principal's read: the principals' promises), not every promise it touched (any
-  // read naming a plant: PlantId). Where none of those failed, under each promise whose check failed.
+  // read naming a plant: PlantId); and under each promise that is about nothing but the check that
+  // failed (a 401 without WWW-Authenticate: that header's promise and its RFCs' rules), since that
+  // failure breaks it whatever the case was for (the status alone says too little to count so: every
+  // promise's answer has a status). Where no promise of its kind failed, under each whose check failed.
+  const onlyAbout = (id: string, failed: readonly string[]) => {
+    const checks = found.get(id)?.entry.checks
+    return (
+      checks?.length === 1 && checks[0] !== statusCodeConformance.name && failed.includes(checks[0] as string)
+    )
+  }
   const filed = new Map<JudgedFacts, Set<string>>()
   for (const r of judged) {
     if (!r.failed.length) continue
@@ -75,7 +85,8 @@ export function promiseCoverage(
       .map((p) => p.id)
       .filter((id) => exercises(id, r) && r.failed.some((check) => its(id, check)))
     const aimed = failedHere.filter((id) => !exercises(id, { ...r, kinds: [] }))
-    filed.set(r, new Set(aimed.length ? aimed : failedHere))
+    const about = failedHere.filter((id) => onlyAbout(id, r.failed))
+    filed.set(r, new Set([...(aimed.length ? aimed : failedHere), ...about]))
   }
   return promises.map(({ id, source }) => {
     const at = found.get(id)
