@@ -3,12 +3,7 @@
 // promise whose failure it does not file under that promise. planted.test.ts fails when a promise
 // listed here gets a bug or is gone, and when a listed bug's failure is filed after all.
 
-export const WITHOUT_A_BUG: Readonly<Record<string, string>> = {
-  'rfc9110.405-allow':
-    'a 405 without Allow is a warning of the security layer (the document recommends Allow), not a failure',
-  'limits.a-page-holds-at-most':
-    'limit=100 meets a store of far fewer plants, and the limit=101 a store answers with a page (limit-not-capped) is judged by status_code_conformance, a check the registry does not give the promise',
-}
+export const WITHOUT_A_BUG: Readonly<Record<string, string>> = {}
 
 /**
  * The registry counts a request under these promises by the status the store answered (a 404 for a
