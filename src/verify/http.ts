@@ -297,8 +297,10 @@ export function describeRequest(request: RequestSpec): string {
           ? JSON.stringify(request.auth.value)
           : 'none'
   const contentType = request.contentType === undefined ? '' : `, Content-Type: ${request.contentType}`
+  // A refused case's cookie is what it is about.
+  const cookie = request.headers?.cookie === undefined ? '' : `, Cookie: ${request.headers.cookie}`
   const body = request.body === undefined ? ' (no body)' : ` ${clip(request.body, 120)}`
-  return `${request.method} ${clip(request.path, 300)} [Authorization: ${auth}${contentType}]${body}`
+  return `${request.method} ${clip(request.path, 300)} [Authorization: ${auth}${cookie}${contentType}]${body}`
 }
 
 export function describeAnswer(answer: Answer): string {
