@@ -1,15 +1,13 @@
 // The cost ledger: for getPlant, createPlant and a page of 50 plants, the server's CPU per request with
 // each of its layers taken away in turn, and with all of them at once (serve-without.ts,
-// server-without.ts), against the full server and the bare-Fastify baseline loaded in the same rounds.
-// A layer's cost is what the server saves without it; another build (--candidate) is loaded in the
-// same rounds too, so that what a change saves is a difference within each round rather than between
-// two runs on a noisy machine.
-import type { RequestEntry } from 'autocannon'
-import type { Started } from '../scripts/lib/processes.js'
+// server-without.ts), against the full server and the bare-Fastify baseline. Those servers are further
+// targets of the throughput scenarios (throughput.ts), loaded in their rounds: the ledger's full server
+// and baseline are the scenarios' own rows, so the two cannot disagree. A layer's cost is what the
+// server saves without it; another build (--candidate) is a target of the same rounds too, so that what
+// a change saves is a difference within each round rather than between two runs on a noisy machine.
 import { median, middleHalf, paired, type Row, table } from './report.js'
-import { collectPages, createPlant, getPlant, listPages } from './requests.js'
-import { type LoadSettings, runScenario } from './scenarios.js'
 import { LAYERS, type Layer } from './server-without.js'
+import { withoutName } from './throughput.js'
 
 const described: Record<Layer, string> = {
   logging: 'request logging (the logger altogether)',
@@ -22,9 +20,8 @@ const described: Record<Layer, string> = {
   'int64-body': 'the exact-int64 body reader (JSON.parse instead)',
   serialization: 'response serialization (a constant body instead)',
   store: 'the store (constant answers instead of SQLite)',
+  'turn-end': "a turn's read answers written together (each written when ready instead)",
 }
-
-const rowKey = (layers: readonly Layer[]) => (layers.length === LAYERS.length ? 'all' : layers.join('+'))
 
 /** A row's words in the table: a layer's own, or the layers it goes without together. */
 function describe(layers: readonly Layer[]): string {
@@ -71,35 +68,24 @@ export interface Ledger {
   rows: Row[]
 }
 
-export interface LedgerOptions {
-  settings: LoadSettings
-  baseline: Started
-  /** Starts the server on a fresh store of `storeSize` plants, without these layers (comma-separated). */
-  start: (without: string) => Promise<Started>
-  /** The rows: the layers one server goes without (settings.ts gives them from --layers). */
-  without: readonly (readonly Layer[])[]
-  /** Other builds of the full server, each started on a fresh store like the server's. */
-  candidates?: { name: string; start: () => Promise<Started> }[]
-  storeSize: number
-  reader: string
-  writer: string
-}
+/** The ledger's row of each layer set, in the run's rows: `without ${key}`. */
+export const rowKey = (layers: readonly Layer[]) =>
+  layers.length === LAYERS.length ? 'all' : layers.join('+')
 
-export async function runLedger(options: LedgerOptions): Promise<Ledger> {
-  const { settings, baseline, start, storeSize, reader, writer, without } = options
-  const full = await start('')
-  const servers = new Map<string, Started>()
-  for (const layers of without) servers.set(rowKey(layers), await start(layers.join(',')))
-  const others = new Map<string, Started>()
-  for (const candidate of options.candidates ?? []) others.set(candidate.name, await candidate.start())
-  const pages = await collectPages(full.url, reader)
-  const scenarios: [string, () => RequestEntry[]][] = [
-    ['getPlant', () => getPlant(reader, storeSize)],
-    ['createPlant', () => createPlant(writer)],
-    ['listPlants limit 50', () => listPages(reader, pages)],
-  ]
+export const LEDGER_SCENARIOS = ['getPlant', 'createPlant', 'listPlants limit 50'] as const
+
+/**
+ * The ledger from the throughput scenarios' rows: the baseline's row, the server's on the small store
+ * (`server` or `server, <small>`), each row without layers, and each candidate's.
+ */
+export function ledgerOf(
+  rows: readonly Row[],
+  without: readonly (readonly Layer[])[],
+  candidateNames: readonly string[],
+  small: string,
+): Ledger {
   const ledger: Ledger = {
-    scenarios: scenarios.map(([name]) => name),
+    scenarios: [],
     baselineUs: {},
     fullUs: {},
     fullRatio: {},
@@ -109,42 +95,35 @@ export async function runLedger(options: LedgerOptions): Promise<Ledger> {
     candidates: {},
     rows: [],
   }
-  for (const [scenario, requests] of scenarios) {
-    const rows = await runScenario(
-      {
-        name: `ledger ${scenario}`,
-        targets: [
-          { name: 'baseline', process: baseline, requests },
-          { name: 'server', process: full, requests },
-          ...[...servers].map(([key, process]) => ({ name: `without ${key}`, process, requests })),
-          ...[...others].map(([name, process]) => ({ name, process, requests })),
-        ],
-      },
-      settings,
-    )
-    ledger.rows.push(...rows)
-    const [base, server, ...lessened] = rows
+  const named = (scenario: string, who: string) =>
+    rows.find((r) => r.scenario === scenario && (r.target === who || r.target === `${who}, ${small}`))
+  for (const scenario of LEDGER_SCENARIOS) {
+    const base = named(scenario, 'baseline')
+    const server = named(scenario, 'server')
     if (!base || !server) continue
-    ledger.baselineUs[scenario] = median(base.rounds.map((r) => r.cpuUs))
-    ledger.fullUs[scenario] = median(server.rounds.map((r) => r.cpuUs))
+    ledger.scenarios.push(scenario)
+    ledger.baselineUs[scenario] = base.cpuUsPerRequest
+    ledger.fullUs[scenario] = server.cpuUsPerRequest
     ledger.fullRatio[scenario] = server.cpuRatio ?? Number.NaN
     // The same rounds' ratios as the median above (scenarios.ts), their spread this time.
     ledger.fullRatioMiddle[scenario] = middleHalf(paired(server, base, (a, b) => a.cpuUs / b.cpuUs))
     // What a row spends less than the full server in each round both ran.
     const savedPerRound = (row: Row) => paired(row, server, (round, whole) => whole.cpuUs - round.cpuUs)
     const cell = (row: Row): LedgerCell => ({
-      cpuUs: median(row.rounds.map((r) => r.cpuUs)),
+      cpuUs: row.cpuUsPerRequest,
       savesUs: median(savedPerRound(row)),
     })
-    for (const [i, key] of [...servers.keys()].entries()) {
-      const row = lessened[i]
+    for (const layers of without) {
+      const key = rowKey(layers)
+      const row = named(scenario, withoutName(key))
       if (!row) continue
+      ledger.rows.push(row)
       ledger.layers[key] ??= {}
       const cells = ledger.layers[key]
       if (cells) cells[scenario] = cell(row)
     }
-    for (const [i, name] of [...others.keys()].entries()) {
-      const row = lessened[without.length + i]
+    for (const name of candidateNames) {
+      const row = named(scenario, name)
       if (!row) continue
       ledger.candidates[name] ??= {}
       const cells = ledger.candidates[name]
@@ -158,7 +137,6 @@ export async function runLedger(options: LedgerOptions): Promise<Ledger> {
         }
     }
   }
-  for (const process of [full, ...servers.values(), ...others.values()]) await process.stop()
   return ledger
 }
 

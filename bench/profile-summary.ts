@@ -33,7 +33,8 @@ const total = [...selfUs.values()].reduce((a, b) => a + b, 0)
 // Where a function lives, shortened: node_modules/<package>, a repo path, or node's own internals.
 function place(url: string): string {
   if (!url) return '(native/V8)'
-  const inModules = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)
+  // The innermost package: fastify's own pino (node_modules/fastify/node_modules/pino) is pino's.
+  const inModules = /.*node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)
   if (inModules?.[1]) return inModules[1]
   if (url.startsWith('node:')) return 'node:internal'
   // A package's build (src/server/dist/app.js, src/core/dist/lib/json-body.js) counts as dist/.
@@ -103,6 +104,13 @@ const rawOf = (id: number): Set<string> => {
   rawUrls.set(id, urls)
   return urls
 }
+const socketWrites = new Set([
+  'writeUtf8String',
+  'writeBuffer',
+  'writev',
+  'writeLatin1String',
+  'writeAsciiString',
+])
 const byConcern = new Map<string, number>()
 for (const [id, us] of selfUs) {
   const name = nodeById.get(id)?.callFrame.functionName ?? ''
@@ -110,7 +118,10 @@ for (const [id, us] of selfUs) {
   const concern =
     name === '(idle)' || name === '(garbage collector)' || name === '(program)'
       ? name
-      : (concerns.find(([, matches]) => matches(places, rawOf(id)))?.[0] ?? 'HTTP, Fastify and the rest')
+      : // A sample taken inside a socket write counts the time the thread was preempted there too.
+        socketWrites.has(name)
+        ? 'writing answers to sockets (native write calls)'
+        : (concerns.find(([, matches]) => matches(places, rawOf(id)))?.[0] ?? 'HTTP, Fastify and the rest')
   byConcern.set(concern, (byConcern.get(concern) ?? 0) + us)
 }
 
@@ -122,7 +133,10 @@ const show = (title: string, entries: Map<string, number>) => {
     )
   }
 }
-console.log(`${file}: ${(total / 1e6).toFixed(2)} s sampled`)
+const idle = [...byPlace].filter(([name]) => name === '(idle)').reduce((n, [, us]) => n + us, 0)
+console.log(
+  `${file}: ${(total / 1e6).toFixed(2)} s sampled, ${((total - idle) / 1e6).toFixed(2)} s of them busy (not idle)`,
+)
 show('Self time by package (native entries by name)', byPlace)
 show('Self time by function', byFunction)
 show('Inclusive time by package or file', inclusive)

@@ -31,7 +31,7 @@ export interface Row {
   peakRss?: number
   /** Resident memory at the scenario's end by what holds it (metrics.ts residentParts), bytes. */
   resident?: { anon: number; file: number }
-  /** CPU time of the target process per answered request, µs. */
+  /** CPU time of the target process per answered request, µs: the median of its rounds'. */
   cpuUsPerRequest: number
   /** Mean share of a core the load generator used. */
   clientCpuShare: number

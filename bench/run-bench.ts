@@ -1,7 +1,7 @@
 // `npm run bench [-- --quick]`: loads the real server (dist/) and a bare-Fastify baseline in alternation,
 // plus Prism for reference, and the server again with 1,000,000 plants stored (throughput.ts); the
-// webhook scenario (webhook-scenario.ts); the cost ledger, the server with each layer taken away
-// (ledger.ts); then kill -9 under writes must lose no acknowledged plant; and PostgreSQL where it is
+// webhook scenario (webhook-scenario.ts); the cost ledger, the server with each layer taken away, in
+// the same scenarios' rounds (ledger.ts); then kill -9 under writes must lose no acknowledged plant; and PostgreSQL where it is
 // installed (postgres-scenarios.ts). Prints Markdown tables and writes the full figures to reports/
 // (results.ts). Options are in settings.ts; bench/README.md explains the run and its columns.
 import { existsSync, rmSync } from 'node:fs'
@@ -15,15 +15,15 @@ import { killAllNow, repoRoot, type Started } from '../scripts/lib/processes.js'
 import { checkDurability, type DurabilityResult } from './durability.js'
 import { type HandlersResult, measureHandlers } from './handlers.js'
 import { candidateName, launcher } from './launch.js'
-import { type Ledger, runLedger } from './ledger.js'
+import { type Ledger, ledgerOf, rowKey } from './ledger.js'
 import { runPostgres } from './postgres-scenarios.js'
 import type { Growth, Row } from './report.js'
 import { collectPages } from './requests.js'
 import { report } from './results.js'
 import { commandLineSettings } from './settings.js'
-import { baselineCommand, buildBaseline, compareStarts } from './starts.js'
+import { baselineCommand, buildBenchScripts, compareStarts, serveWithoutScript } from './starts.js'
 import { fillStore } from './store.js'
-import { runThroughput } from './throughput.js'
+import { runThroughput, smallLabel } from './throughput.js'
 import { measureVerify, type VerifyResult } from './verify.js'
 import { runWebhookScenario } from './webhook-scenario.js'
 import type { WebhookResult } from './webhooks.js'
@@ -94,7 +94,7 @@ try {
   fillMs = performance.now() - fillMs
   console.error(`  stores filled in ${(fillMs / 1000).toFixed(1)} s`)
 
-  await buildBaseline()
+  await buildBenchScripts()
   const baseline = await startOther(baselineCommand())
   const server = await startServer(`sqlite:${smallDb}`, 'small', true)
   const serverLarge = settings.largeStore ? await startServer(`sqlite:${largeDb}`, 'large', true) : undefined
@@ -108,6 +108,20 @@ try {
       process: await startServer(`sqlite:${db}`, 'candidate', true, [resolve(script)]),
     })
   }
+  // The ledger's servers, each without some layers, on a store like the server's: further targets of
+  // the createPlant, getPlant and listPlants scenarios (throughput.ts).
+  const without: { key: string; process: Started }[] = []
+  if (wanted('ledger')) {
+    for (const layers of settings.ledgerRows) {
+      const key = rowKey(layers)
+      const db = join(dir, `ledger-${key}.db`)
+      await fillStore(db, READER.principal, settings.smallStore)
+      without.push({
+        key,
+        process: await startServer(`sqlite:${db}`, 'ledger', false, [serveWithoutScript, layers.join(',')]),
+      })
+    }
+  }
   const prism = settings.prism ? await startOther({ ...commands.prismMock(), name: 'prism' }) : undefined
 
   const pagesSmall = await collectPages(server.url, READER.token)
@@ -115,11 +129,22 @@ try {
   rows.push(
     ...(await runThroughput(
       settings,
-      { baseline, server, serverLarge, candidates, prism, pagesSmall, pagesLarge },
+      { baseline, server, serverLarge, candidates, without, prism, pagesSmall, pagesLarge },
       { reader: READER.token, readerJwt, writer: WRITER.token },
-      wanted,
+      // The ledger's rows are read from these scenarios' rounds: wanting it runs them.
+      (name) => wanted(name) || wanted('ledger'),
     )),
   )
+  if (wanted('ledger')) {
+    ledger = ledgerOf(
+      rows,
+      settings.ledgerRows,
+      candidates.map((c) => c.name),
+      smallLabel(settings),
+    )
+    const ledgerRows = new Set(ledger.rows)
+    rows.splice(0, rows.length, ...rows.filter((row) => !ledgerRows.has(row)))
+  }
 
   if (wanted('webhooks')) {
     const scenario = await runWebhookScenario({
@@ -135,33 +160,6 @@ try {
     sendingCpuUsPerEvent = scenario.sendingCpuUsPerEvent
   }
 
-  if (wanted('ledger')) {
-    console.error('  ledger: the server with each layer taken away in turn')
-    ledger = await runLedger({
-      settings: { ...settings, ...settings.ledger },
-      baseline,
-      storeSize: settings.smallStore,
-      reader: READER.token,
-      writer: WRITER.token,
-      start: async (without) => {
-        const db = join(dir, `ledger-${without || 'full'}.db`)
-        await fillStore(db, READER.principal, settings.smallStore)
-        const script = without
-          ? ['--import', 'tsx', join(root, 'bench', 'serve-without.ts'), without]
-          : undefined
-        return startServer(`sqlite:${db}`, 'ledger', false, script)
-      },
-      without: settings.ledger.without,
-      candidates: (args.candidate ?? []).map((script, i) => ({
-        name: candidateName(script, i),
-        start: async () => {
-          const db = join(dir, `ledger-candidate-${i + 1}.db`)
-          await fillStore(db, READER.principal, settings.smallStore)
-          return startServer(`sqlite:${db}`, 'ledger', false, [resolve(script)])
-        },
-      })),
-    })
-  }
   if (wanted('handlers')) {
     console.error('  handlers: the in-process handlers, import to first answer and per answer')
     inProcess = await measureHandlers(root, quick ? 100 : 2_000)

@@ -81,7 +81,6 @@ export async function runScenario(scenario: Scenario, settings: LoadSettings): P
 }
 
 function rowOf(scenario: string, target: Target, results: LoadResult[], peakWasReset = false): Row {
-  const requests = results.reduce((n, r) => n + r.requests, 0)
   const rounds = results.map((r) => ({
     rps: r.rps,
     latency: summarize([r.latencies]),
@@ -108,7 +107,8 @@ function rowOf(scenario: string, target: Target, results: LoadResult[], peakWasR
     statusCodes,
     peakRss: peakRss(target.process.pid),
     resident: residentParts(target.process.pid),
-    cpuUsPerRequest: (results.reduce((n, r) => n + r.targetCpuMs, 0) * 1000) / (requests || 1),
+    // The median of the rounds', as the ratio to the baseline is a median of the rounds' ratios.
+    cpuUsPerRequest: median(rounds.map((r) => r.cpuUs)),
     clientCpuShare: results.reduce((n, r) => n + r.clientCpuShare, 0) / (results.length || 1),
     stealShare: results.reduce((n, r) => n + r.stealShare, 0) / (results.length || 1),
     ...(peakWasReset ? {} : { peakRssIsLifetime: true }),

@@ -8,7 +8,11 @@ import { type Layer, layersWithout, optionsWithout } from './server-without.js'
 
 // The build, as the ledger's full server runs it, typed by its sources: loaded by URL, so that the type
 // check neither needs a build nor reads a stale one.
-const dist = new URL('../src/server/dist/', import.meta.url)
+// Run from its bundle in bench/dist/ (starts.ts) or from this file through tsx.
+const dist = new URL(
+  import.meta.url.includes('/bench/dist/') ? '../../src/server/dist/' : '../src/server/dist/',
+  import.meta.url,
+)
 const { buildApp, loadConfig }: typeof Server = await import(new URL('index.js', dist).href)
 const { logDestination }: typeof LogFormat = await import(new URL('lib/log-format.js', dist).href)
 const { closeGracefully }: typeof GracefulClose = await import(new URL('lib/graceful-close.js', dist).href)

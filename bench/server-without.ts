@@ -17,6 +17,7 @@ export const LAYERS = [
   'int64-body',
   'serialization',
   'store',
+  'turn-end',
 ] as const
 
 export type Layer = (typeof LAYERS)[number]
@@ -109,6 +110,7 @@ const partsWithout: Record<Layer, AppParts> = {
   // Every answer's body is the same two bytes.
   serialization: { serializerCompiler: () => () => '{}' },
   store: { openRepository: constantRepository },
+  'turn-end': { answersAtTurnEnd: false },
 }
 
 /** buildApp's options for the server less these layers. */

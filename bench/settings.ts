@@ -35,7 +35,9 @@ export function benchSettings() {
   // The large store serves getPlant and listPlants alone: a run without them does without it.
   const readsWanted =
     only === undefined ||
-    only.some((prefix) => ['getplant', 'listplants'].some((name) => name.startsWith(prefix.toLowerCase())))
+    only.some((prefix) =>
+      ['getplant', 'listplants', 'ledger'].some((name) => name.startsWith(prefix.toLowerCase())),
+    )
   const settings = {
     quick,
     // Many short rounds rather than a few long ones: medians over rounds shrug off bursts of other work.
@@ -58,15 +60,14 @@ export function benchSettings() {
     starts: quick ? 1 : 5,
     /** Extra restarts of the server on the largest store, only to time the start. */
     extraStarts: quick || !readsWanted ? 0 : 3,
-    /** The cost ledger's loads: a few seconds per layer and scenario (--rounds and --duration set them too). */
-    ledger: {
-      rounds: Number(args.rounds ?? (quick ? 1 : 3)),
-      duration: Number(args.duration ?? (quick ? 0.25 : 1)),
-      warmup: quick ? 0 : 0.5,
-      // The quick run proves the ledger works with one row, every layer taken away at once, which takes
-      // each layer's own way out; the full run has a row for each layer too.
-      without: ledgerLayers(args.layers ?? (quick ? 'all' : undefined)),
-    },
+    /**
+     * The cost ledger's rows: servers each without some layers, loaded as further targets of the
+     * createPlant, getPlant and listPlants scenarios, in their rounds (throughput.ts), so that the
+     * ledger's server and baseline are the scenarios' own. The quick run proves the ledger works with one
+     * row, every layer taken away at once, which takes each layer's own way out; the full run has a row
+     * for each layer too.
+     */
+    ledgerRows: ledgerLayers(args.layers ?? (quick ? 'all' : undefined)),
   }
   for (const key of ['rounds', 'duration', 'connections'] as const) {
     if (!(settings[key] > 0 && settings[key] <= 600)) throw new Error(`--${key} must be in 1..600`)
@@ -90,13 +91,13 @@ prints each scenario's CPU per request, req/s and latency against the baseline's
   --quick                 about a minute: proves the script works; its figures are not measurements
   --only PREFIX,…         only the scenarios whose names start so: createPlant, getPlant, listPlants,
                           webhooks, ledger, handlers, verify, durability, postgresql
-  --rounds N              rounds of load per target (default 5; the ledger's 3)
-  --duration S            seconds of measured load per target and round (default 3; the ledger's 1)
+  --rounds N              rounds of load per target (default 5)
+  --duration S            seconds of measured load per target and round (default 3)
   --warmup S              seconds of unmeasured load before a target's first round (default 1)
   --connections N         concurrent connections of the load (default 32)
   --rate REQ_PER_S        a fixed offered load instead of saturation
   --candidate SERVER_JS   another build's server.js, loaded alongside (repeatable)
-  --layers ROWS           the ledger's rows: LAYER[+LAYER],… or all or none
+  --layers ROWS           the ledger's rows: LAYER[+LAYER],… or all or none (default: each layer, then all)
   --cpu-prof              profiles of the loaded servers, to reports/profiles-<time>/
   --keep                  keeps the stores and logs of the run
   -h, --help              this text`

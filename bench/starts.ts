@@ -10,11 +10,17 @@ import { median } from './report.js'
 /** bench/dist/baseline-server.js: the baseline's own code in one file, its packages loaded from node_modules as the server's are. */
 export const baselineScript = join(repoRoot, 'bench', 'dist', 'baseline-server.js')
 
-/** Builds the baseline; the bundle sits at the same depth as scripts/lib/spec.ts, so the document's path it computes holds. */
-export async function buildBaseline(): Promise<string> {
+/** bench/dist/serve-without.js: the ledger's server without some layers, built alike, so that no server loaded runs through tsx. */
+export const serveWithoutScript = join(repoRoot, 'bench', 'dist', 'serve-without.js')
+
+/**
+ * Builds the baseline and the ledger's serve-without; the bundles sit at the same depth as
+ * scripts/lib/spec.ts, so the document's path the baseline computes holds.
+ */
+export async function buildBenchScripts(): Promise<void> {
   await build({
-    entryPoints: [join(repoRoot, 'bench', 'baseline-server.ts')],
-    outfile: baselineScript,
+    entryPoints: [join(repoRoot, 'bench', 'baseline-server.ts'), join(repoRoot, 'bench', 'serve-without.ts')],
+    outdir: join(repoRoot, 'bench', 'dist'),
     bundle: true,
     packages: 'external',
     platform: 'node',
@@ -22,7 +28,6 @@ export async function buildBaseline(): Promise<string> {
     target: 'node22',
     logLevel: 'warning',
   })
-  return baselineScript
 }
 
 /** How the baseline starts: the server's Node flags, its built script. */

@@ -1,6 +1,8 @@
 // The throughput scenarios, createPlant, getPlant and a page of 50 plants: the bare-Fastify baseline
 // first, then the server (and the candidates) on the small store, then the server on the large one,
-// in alternating rounds (scenarios.ts); Prism's createPlant and getPlant with a JWT for reference.
+// in alternating rounds (scenarios.ts); Prism's createPlant and getPlant with a JWT for reference; then
+// the cost ledger's servers, each without some layers (ledger.ts), in the same rounds, so that the
+// ledger and these scenarios measure the server against the baseline once, not twice.
 import type { RequestEntry } from 'autocannon'
 import type { Started } from '../scripts/lib/processes.js'
 import type { Row } from './report.js'
@@ -14,6 +16,8 @@ export interface ThroughputTargets {
   /** The server on the large store, when the run has one. */
   serverLarge?: Started
   candidates: readonly { name: string; process: Started }[]
+  /** The ledger's servers, each without the layers `key` names, on a store like the server's. */
+  without: readonly { key: string; process: Started }[]
   prism?: Started
   /** Each store's pages of 50, as listPlants walks them. */
   pagesSmall: string[]
@@ -27,6 +31,9 @@ export interface ThroughputRequests {
   writer: string
 }
 
+/** The row of the ledger's server without the layers `key` names (ledger.ts reads it back). */
+export const withoutName = (key: string) => `without ${key}`
+
 export const smallLabel = (settings: BenchSettings) => `${settings.smallStore.toLocaleString('en-US')} plants`
 export const largeLabel = (settings: BenchSettings) =>
   `${(settings.largeStore ?? 0).toLocaleString('en-US')} plants`
@@ -38,7 +45,7 @@ export async function runThroughput(
   tokens: ThroughputRequests,
   wanted: (scenario: string) => boolean,
 ): Promise<Row[]> {
-  const { baseline, server, serverLarge, candidates, prism, pagesSmall, pagesLarge } = processes
+  const { baseline, server, serverLarge, candidates, without, prism, pagesSmall, pagesLarge } = processes
   const small = smallLabel(settings)
   const large = largeLabel(settings)
   // `requests` is told which store, by its size and its pages.
@@ -70,6 +77,13 @@ export async function runThroughput(
     }
     return list
   }
+  // Last in each round, after the targets the scenarios had before the ledger joined them.
+  const ledgerTargets = (make: Make): Target[] =>
+    without.map(({ key, process }) => ({
+      name: withoutName(key),
+      process,
+      requests: () => make(settings.smallStore, pagesSmall),
+    }))
   const scenarios: Scenario[] = [
     {
       name: 'createPlant',
@@ -77,6 +91,7 @@ export async function runThroughput(
         ...targets(() => createPlant(tokens.writer), false),
         // Prism checks that a bearer token is present, not which.
         ...(prism ? [{ name: 'prism', process: prism, requests: () => createPlant('any-token') }] : []),
+        ...ledgerTargets(() => createPlant(tokens.writer)),
       ],
     },
     {
@@ -88,11 +103,15 @@ export async function runThroughput(
           process: server,
           requests: () => getPlant(tokens.readerJwt, settings.smallStore),
         },
+        ...ledgerTargets((size) => getPlant(tokens.reader, size)),
       ],
     },
     {
       name: 'listPlants limit 50',
-      targets: targets((_size, pages) => listPages(tokens.reader, pages), true),
+      targets: [
+        ...targets((_size, pages) => listPages(tokens.reader, pages), true),
+        ...ledgerTargets((_size, pages) => listPages(tokens.reader, pages)),
+      ],
     },
   ]
   const rows: Row[] = []

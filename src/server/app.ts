@@ -86,6 +86,8 @@ export interface AppParts {
   securityHeaders?: boolean
   /** false: no overload guard (under-pressure), no 503 however loaded the process is. */
   overloadGuard?: boolean
+  /** false: each read's answer is written as soon as it is ready, not with its turn's others at the turn's end. */
+  answersAtTurnEnd?: boolean
 }
 
 // One log line per request instead of Fastify's two: logging is a visible share of a request's cost.
@@ -213,7 +215,7 @@ export async function buildApp({
   answerServerRefusals(app)
   // Before any route: every request opens its turn there, and the reads' routes get their hold as they
   // are declared.
-  await app.register(answersAtTurnEnd)
+  if (parts.answersAtTurnEnd !== false) await app.register(answersAtTurnEnd)
   // From the moment close() starts, a new request is refused (it would race the store's closing);
   // the requests already in flight are answered as usual.
   let closing = false

@@ -1,4 +1,6 @@
 // The answers of one turn of the event loop go out together at its end; a late answer goes out at once.
+import { Agent, request } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import Fastify from 'fastify'
 import { describe, expect, it } from 'vitest'
@@ -102,6 +104,46 @@ describe('answers at the turn’s end', () => {
     expect((await app.inject({ method: 'POST', url: '/w' })).json()).toEqual({ ok: true })
     // Sent before the turn's end: the immediate queued before the request has not run yet.
     expect(marks).toEqual(['handled', 'sent'])
+    await app.close()
+  })
+
+  it('sends the answer of a lone request on a kept-open connection in its own turn, before any timer', async () => {
+    // A client that sends one request at a time: no other request shares its turn, so its answer must
+    // leave in that turn's check phase, not wait for a later turn (a timer queued by its handler runs
+    // only in the next turn's timers phase).
+    const app = Fastify()
+    await app.register(answersAtTurnEnd)
+    const marks: string[] = []
+    app.get('/r', async () => {
+      setTimeout(() => marks.push('timer'), 0)
+      return { r: 1 }
+    })
+    app.addHook('onResponse', async () => {
+      marks.push('sent')
+    })
+    await app.listen({ host: '127.0.0.1', port: 0 })
+    const { port } = app.server.address() as AddressInfo
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 })
+    const get = () =>
+      new Promise<string>((resolve, reject) => {
+        request({ host: '127.0.0.1', port, path: '/r', agent }, (response) => {
+          let body = ''
+          response.setEncoding('utf8')
+          response.on('data', (chunk) => {
+            body += chunk
+          })
+          response.on('end', () => resolve(body))
+        })
+          .on('error', reject)
+          .end()
+      })
+    for (let i = 0; i < 5; i++) {
+      marks.length = 0
+      expect(await get()).toBe('{"r":1}')
+      // Each answer was written before its handler's timer fired: it waited for its turn alone.
+      expect(marks[0]).toBe('sent')
+    }
+    agent.destroy()
     await app.close()
   })
 })
