@@ -113,6 +113,7 @@ export async function runExamples(ctx: Context): Promise<void> {
         parameters: parametersOf(c.entry, c.request),
         kinds: [`example: ${c.example}`, ...(c.derivation ? [`derived: ${c.derivation.kind}`] : [])],
         status: answer.status,
+        ...(exchange.expected ? { expected: [...exchange.expected.statuses] } : {}),
         title: c.example,
         request: describeRequest(c.request),
         answer: describeAnswer(answer),
