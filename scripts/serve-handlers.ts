@@ -2,7 +2,7 @@
 // the contract suite can hold them to the document like every other target.
 // Usage: node --import tsx scripts/serve-handlers.ts stateful|examples [port]
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
-import { connectRefused, errorBody, transferLengthRefusal } from '@plant-store/core'
+import { connectRefused, errorBody, transferLengthRefusal, unrouted } from '@plant-store/core'
 import { answerParserError, refuseRaw, track } from '@plant-store/core/node'
 import { createPlantStoreHandlers, type Mode } from '@plant-store/msw'
 import { getResponse } from 'msw'
@@ -26,6 +26,20 @@ async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> 
   const headers = new Headers()
   for (const [name, value] of Object.entries(req.headers)) {
     if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value)
+  }
+  // Fetch cannot carry TRACE or TRACK (forbidden methods), so no handler ever meets one: this host
+  // answers it as the store answers any method a path does not take.
+  if (req.method === 'TRACE' || req.method === 'TRACK') {
+    const refusal = unrouted(store.reader.operations)(
+      req.method,
+      new URL(req.url ?? '/', 'http://host').pathname,
+    )
+    res.writeHead(refusal.statusCode, {
+      ...refusal.headers,
+      'content-type': 'application/json; charset=utf-8',
+    })
+    res.end(JSON.stringify(errorBody(refusal.statusCode, refusal.message)))
+    return
   }
   const hasBody = req.method !== 'GET' && req.method !== 'HEAD' && size > 0
   const request = new Request(`http://${req.headers.host ?? '127.0.0.1'}${req.url ?? '/'}`, {

@@ -1,5 +1,7 @@
 // Sends one planned request to a target and captures the answer, plus the one-line descriptions
 // that failure messages use for both.
+
+import { isUtf8 } from 'node:buffer'
 import {
   type ClientRequest,
   Agent as HttpAgent,
@@ -7,7 +9,8 @@ import {
   type IncomingMessage,
 } from 'node:http'
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
-import { connect } from 'node:net'
+import { connect, type Socket } from 'node:net'
+import { connect as tlsConnect } from 'node:tls'
 
 /** How a request is authorized. */
 export type Auth =
@@ -44,6 +47,8 @@ export interface Answer {
   /** The parsed body when it is JSON. */
   json: unknown
   isJson: boolean
+  /** The body's bytes are not UTF-8 (each sequence that is not was read as U+FFFD). */
+  notUtf8?: true
   /** The address the request went to: what a Link in the answer is resolved against (RFC 3986 §5). */
   url?: string
   /** The request's headers as sent, hooks included; lower-case names. */
@@ -95,8 +100,13 @@ export async function send(
     Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]),
   )
   if (request.stall) return { ...(await sendStalled(baseUrl, request, headers)), sentHeaders }
-  const { status, answerHeaders, text } = await exchange(url, request.method, headers, request.body)
-  return { ...answerOf(status, answerHeaders, text), url: url.href, sentHeaders }
+  const { status, answerHeaders, text, notUtf8 } = await exchange(url, request.method, headers, request.body)
+  return {
+    ...answerOf(status, answerHeaders, text),
+    ...(notUtf8 ? { notUtf8 } : {}),
+    url: url.href,
+    sentHeaders,
+  }
 }
 
 // Kept-open connections, as fetch kept them: a run sends thousands of requests to one origin. node:http
@@ -117,7 +127,7 @@ function exchange(
   method: string,
   headers: Record<string, string>,
   body: string | undefined,
-): Promise<{ status: number; answerHeaders: Record<string, string>; text: string }> {
+): Promise<{ status: number; answerHeaders: Record<string, string>; text: string; notUtf8: boolean }> {
   agents ??= { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) }
   const secure = url.protocol === 'https:'
   if (!secure && url.protocol !== 'http:')
@@ -141,17 +151,29 @@ function exchange(
       current?.destroy(error)
     }, REQUEST_TIMEOUT_MS)
     const attempt = (retried: boolean) => {
-      const options = { method, headers: sent, agent: secure ? agents?.https : agents?.http }
+      // node:http writes every method in upper case; one spelled otherwise goes on a connection of its
+      // own, with no agent (an agent would make the connection itself).
+      const wire = method.toUpperCase()
+      const options =
+        wire === method
+          ? { method, headers: sent, agent: secure ? agents?.https : agents?.http }
+          : {
+              method: wire,
+              headers: sent,
+              createConnection: () => spelled(method, url, secure),
+            }
       const onAnswer = (answer: IncomingMessage) => {
         const chunks: Buffer[] = []
         answer.on('data', (chunk: Buffer) => chunks.push(chunk))
         answer.on('error', fail)
         answer.on('end', () => {
           clearTimeout(timer)
+          const bytes = Buffer.concat(chunks)
           resolve({
             status: answer.statusCode ?? 0,
             answerHeaders: joinedHeaders(answer.rawHeaders),
-            text: decoder.decode(Buffer.concat(chunks)),
+            text: decoder.decode(bytes),
+            notUtf8: !isUtf8(bytes),
           })
         })
       }
@@ -172,6 +194,25 @@ function exchange(
       fail(error as Error)
     }
   })
+}
+
+/**
+ * A connection whose request line has the method as spelled: HTTP's methods are case-sensitive (RFC
+ * 9110, section 9.1), so `get` is another method than `GET`, and node:http would send it as `GET`.
+ */
+function spelled(method: string, url: URL, secure: boolean): Socket {
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1')
+  const port = Number(url.port || (secure ? 443 : 80))
+  const socket = secure ? tlsConnect({ host, port, servername: host }) : connect({ host, port })
+  const write = socket.write.bind(socket) as (...args: unknown[]) => boolean
+  let first = true
+  // The request line and headers are its first write, as one string.
+  socket.write = ((chunk: unknown, ...rest: unknown[]) => {
+    if (first && typeof chunk === 'string') chunk = `${method}${chunk.slice(method.length)}`
+    first = false
+    return write(chunk, ...rest)
+  }) as typeof socket.write
+  return socket
 }
 
 /** Lower-case names; a header sent more than once, its values joined with ", ". */
@@ -256,8 +297,10 @@ export function describeRequest(request: RequestSpec): string {
           ? JSON.stringify(request.auth.value)
           : 'none'
   const contentType = request.contentType === undefined ? '' : `, Content-Type: ${request.contentType}`
+  // A refused case's cookie is what it is about.
+  const cookie = request.headers?.cookie === undefined ? '' : `, Cookie: ${request.headers.cookie}`
   const body = request.body === undefined ? ' (no body)' : ` ${clip(request.body, 120)}`
-  return `${request.method} ${clip(request.path, 300)} [Authorization: ${auth}${contentType}]${body}`
+  return `${request.method} ${clip(request.path, 300)} [Authorization: ${auth}${cookie}${contentType}]${body}`
 }
 
 export function describeAnswer(answer: Answer): string {

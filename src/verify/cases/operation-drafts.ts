@@ -10,6 +10,7 @@ import { NEAR_MISSES, type NearMiss, nearMiss } from './filter-values.js'
 import { heldValues } from './given-plants.js'
 import { integer, type JsonNode, render, string } from './json-text.js'
 import { type Defect, entriesOf, type Feature, JSON_TYPE, withField } from './probe.js'
+import { PRINCIPAL_TOKEN } from './refused-tokens.js'
 import { baseNode, boundLabel, integerBounds, mainType, num } from './schema-values.js'
 
 /** A probe before its body is rendered and its create id numbered. */
@@ -299,7 +300,7 @@ export function operationDrafts(entry: OperationEntry, bodyLimit: number, ids: I
     add({ covers: 'auth: no token', auth: { kind: 'none' }, defect: 'auth: none' })
     add({
       covers: 'auth: malformed (Basic)',
-      auth: { kind: 'header', value: 'Basic dXNlcjpwYXNz' },
+      auth: { kind: 'header', value: `Basic ${PRINCIPAL_TOKEN}` },
       defect: 'auth: malformed',
     })
     add({

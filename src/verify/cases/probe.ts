@@ -14,6 +14,7 @@ export type Defect =
   | 'auth: malformed'
   | 'auth: unknown token'
   | 'auth: token in the query string'
+  | 'auth: token in a cookie'
   | 'body: none'
   | 'body: empty'
   | 'body: malformed JSON'

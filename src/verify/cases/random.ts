@@ -17,6 +17,7 @@ import {
   toProbe,
 } from './probe.js'
 import { type Draws, defectiveBody, idArbitraryFrom, stringArbitrary, validNode } from './random-values.js'
+import { MALFORMED_AUTHORIZATIONS, QUERY_TOKEN } from './refused-tokens.js'
 
 const canonical = (id: bigint) => String(id)
 /** Path forms of an id that are not the decimal integer the document asks for. */
@@ -38,7 +39,7 @@ const badPathIds = fc.constantFrom(
 const authDefects: fc.Arbitrary<{ auth: Auth; defect: Defect; queryToken?: boolean }> = fc.oneof(
   fc.constant({ auth: { kind: 'none' } as Auth, defect: 'auth: none' as Defect }),
   fc
-    .constantFrom('Basic dXNlcjpwYXNz', 'Bearer', 'Bearer ', 'token-a', 'Bearer a b', 'Bearertoken')
+    .constantFrom('Bearer ', ...MALFORMED_AUTHORIZATIONS.map(([, value]) => value))
     .map((value) => ({ auth: { kind: 'header', value } as Auth, defect: 'auth: malformed' as Defect })),
   fc.constant({ auth: { kind: 'unknown' } as Auth, defect: 'auth: unknown token' as Defect }),
   fc.constant({
@@ -133,7 +134,7 @@ export function probesOf(entry: OperationEntry, bodyLimit: number, draws: Draws)
         ...parts,
         auth,
         defect,
-        query: queryToken ? [...parts.query, ['access_token', 'token-of-a-principal']] : parts.query,
+        query: queryToken ? [...parts.query, QUERY_TOKEN] : parts.query,
       })),
     )
   }

@@ -1,31 +1,70 @@
 // The requests a server refuses for their token, kept in one place: each distinct case (no token, each
-// malformed Authorization header, a token no principal holds, a token in the query string) is sent to
+// malformed Authorization header, a token no principal holds, a principal's token in the query string
+// or in a cookie) is sent to
 // each operation once in a run, whichever layer sends it first. A server counts such requests against
 // a limit of its own (failed authentications per address), so a run sends no more of them than it needs,
 // and a default run only as many as that limit holds, the most telling first.
 import type { OperationEntry } from '../document.js'
-import type { Auth, RequestSpec } from '../http.js'
+import type { RequestSpec } from '../http.js'
 import { baseExampleName, exampleParts } from './document-cases.js'
 import { type Defect, type Parts, type Probe, requestOf, toProbe } from './probe.js'
 
 /**
- * The malformed Authorization headers, each with what is wrong with it: every form the generated
- * requests draw too (fetch trims a header's value, so `Bearer ` travels as `Bearer`).
+ * Stands for the first principal's own token in a refused case, put in its place as the request goes
+ * (`withToken`): a case carries what a store that skipped the rule would accept, so that only the
+ * rule itself makes it a 401. Reports show this name, never the token.
+ */
+export const PRINCIPAL_TOKEN = 'PRINCIPAL-TOKEN'
+
+/**
+ * The malformed Authorization headers, each with what is wrong with it, each holding a principal's
+ * real token where it has one: every form the generated requests draw too (fetch trims a header's
+ * value, so `Bearer ` travels as `Bearer`). The scheme's case is not among them: `bearer TOKEN` is
+ * good (RFC 9110, section 11.1).
  */
 export const MALFORMED_AUTHORIZATIONS: readonly (readonly [string, string])[] = [
-  ['Basic scheme', 'Basic dXNlcjpwYXNz'],
+  ['Basic scheme', `Basic ${PRINCIPAL_TOKEN}`],
   ['Bearer without a token', 'Bearer'],
-  ['token without a scheme', 'token-a'],
-  ['Bearer with two words', 'Bearer a b'],
-  ['no space after Bearer', 'Bearertoken'],
+  ['token without a scheme', PRINCIPAL_TOKEN],
+  ['Bearer with two words', `Bearer ${PRINCIPAL_TOKEN} ${PRINCIPAL_TOKEN}`],
+  ['no space after Bearer', `Bearer${PRINCIPAL_TOKEN}`],
 ]
 
 /** The query parameter some APIs read a token from (RFC 6750, section 2.3), as the generated requests send it. */
-const QUERY_TOKEN: [string, string] = ['access_token', 'token-of-a-principal']
+export const QUERY_TOKEN: [string, string] = ['access_token', PRINCIPAL_TOKEN]
 const queryToken = /[?&]access_token=/
+/** The cookie some APIs read a token from: the document says a token there is not read. */
+const COOKIE_TOKEN = `access_token=${PRINCIPAL_TOKEN}`
+
+/** The request with the principal's `token` where it stands for it: in the query string, a header, Authorization. */
+export function withToken<R extends Pick<RequestSpec, 'auth' | 'path' | 'headers'>>(
+  request: R,
+  token: string,
+): R {
+  const placed = (text: string, as: string) => text.split(PRINCIPAL_TOKEN).join(as)
+  if (
+    !`${request.path}${JSON.stringify(request.headers ?? {})}${JSON.stringify(request.auth)}`.includes(
+      PRINCIPAL_TOKEN,
+    )
+  )
+    return request
+  return {
+    ...request,
+    path: placed(request.path, encodeURIComponent(token)),
+    auth:
+      request.auth.kind === 'header'
+        ? { kind: 'header', value: placed(request.auth.value, token) }
+        : request.auth,
+    ...(request.headers
+      ? {
+          headers: Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, placed(v, token)])),
+        }
+      : {}),
+  }
+}
 
 /** Which refused-token case a request is, or undefined when it carries a principal's token. */
-export function refusalOf(request: { auth: Auth; path: string }): string | undefined {
+export function refusalOf(request: Pick<RequestSpec, 'auth' | 'path' | 'headers'>): string | undefined {
   switch (request.auth.kind) {
     case 'principal':
       return undefined
@@ -34,7 +73,8 @@ export function refusalOf(request: { auth: Auth; path: string }): string | undef
     case 'header':
       return `Authorization ${JSON.stringify(request.auth.value.trim())}`
     case 'none':
-      return queryToken.test(request.path) ? 'a token in the query string' : 'no token'
+      if (queryToken.test(request.path)) return 'a token in the query string'
+      return request.headers?.cookie === undefined ? 'no token' : 'a token in a cookie'
   }
 }
 
@@ -54,7 +94,7 @@ export class RefusedTokens {
    * Whether this request is the first of its case for the operation and is to be sent (it is then
    * counted as sent): a request with a principal's token always is.
    */
-  first(operationId: string, request: Pick<RequestSpec, 'auth' | 'path'>): boolean {
+  first(operationId: string, request: Pick<RequestSpec, 'auth' | 'path' | 'headers'>): boolean {
     const refusal = refusalOf(request)
     if (refusal === undefined) return true
     const key = `${operationId}\t${refusal}`
@@ -68,7 +108,7 @@ export class RefusedTokens {
   }
 
   /** Counts a case as sent, whatever the quota: a named example of it, which a run always sends. */
-  sending(operationId: string, request: Pick<RequestSpec, 'auth' | 'path'>): void {
+  sending(operationId: string, request: Pick<RequestSpec, 'auth' | 'path' | 'headers'>): void {
     const refusal = refusalOf(request)
     if (refusal !== undefined) this.sent.add(`${operationId}\t${refusal}`)
   }
@@ -100,7 +140,8 @@ export interface RefusedCase {
 /**
  * Every distinct refused-token case of every operation that needs a token, each built on the
  * operation's base request: no token, each malformed Authorization header, a token no principal holds
- * (unless the server makes a principal of any token), and a token in the query string.
+ * (unless the server makes a principal of any token), and a principal's token in the query string and
+ * in a cookie.
  */
 export function refusedCases(operations: OperationEntry[], anyToken = false): RefusedCase[] {
   const cases: RefusedCase[] = []
@@ -108,9 +149,15 @@ export function refusedCases(operations: OperationEntry[], anyToken = false): Re
     const name = baseExampleName(entry)
     if (name === undefined) continue
     const { parts } = exampleParts(entry, name)
-    const add = (label: string, defect: Defect, changed: Partial<Parts>) => {
+    const add = (
+      label: string,
+      defect: Defect,
+      changed: Partial<Parts>,
+      headers?: Record<string, string>,
+    ) => {
       const probe = toProbe(entry, { ...parts, features: [], ...changed, defect })
-      cases.push({ id: `${entry.operationId} · ${label}`, entry, probe, request: requestOf(probe) })
+      const request = { ...requestOf(probe), ...(headers ? { headers } : {}) }
+      cases.push({ id: `${entry.operationId} · ${label}`, entry, probe, request })
     }
     add('no token', 'auth: none', { auth: { kind: 'none' } })
     for (const [label, value] of MALFORMED_AUTHORIZATIONS)
@@ -120,6 +167,12 @@ export function refusedCases(operations: OperationEntry[], anyToken = false): Re
       auth: { kind: 'none' },
       query: [...parts.query, QUERY_TOKEN],
     })
+    add(
+      'a token in a cookie',
+      'auth: token in a cookie',
+      { auth: { kind: 'none' } },
+      { cookie: COOKIE_TOKEN },
+    )
   }
   return spread(cases)
 }

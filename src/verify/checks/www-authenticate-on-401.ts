@@ -1,5 +1,5 @@
 // www_authenticate_on_401: the bearer challenge on every 401 (RFC 6750), valid against its documented
-// schema wherever it is sent.
+// schema wherever it is sent, with no error code for a request that sent no credentials at all.
 import { schemaProblems } from '../judge/schema.js'
 import { answerCheck } from './check.js'
 import { documentedResponse, requiredNow, statusExpected } from './exchange.js'
@@ -8,7 +8,7 @@ const NAME = 'www-authenticate'
 
 export const wwwAuthenticateOn401 = answerCheck({
   name: 'www_authenticate_on_401',
-  description: 'WWW-Authenticate on every 401',
+  description: 'WWW-Authenticate on every 401, with no error code when the request sent no credentials',
   appliesTo: (exchange) =>
     exchange.operation !== undefined &&
     (statusExpected(exchange) === 401 ||
@@ -25,8 +25,20 @@ export const wwwAuthenticateOn401 = answerCheck({
         ? [`the WWW-Authenticate header is missing from a ${answer.status}`]
         : []
     const documented = Object.entries(response.headers ?? {}).find(([n]) => n.toLowerCase() === NAME)
-    return documented?.[1].schema
+    const problems = documented?.[1].schema
       ? schemaProblems(documented[1].schema, value, 'header WWW-Authenticate')
       : []
+    // RFC 6750, section 3.1: a request with no authentication information gets no error code.
+    const sent = answer.sentHeaders
+    const bare =
+      sent !== undefined &&
+      sent.authorization === undefined &&
+      sent.cookie === undefined &&
+      !/[?&]access_token=/.test(exchange.request.path)
+    if (answer.status === 401 && bare && /(^|[\s,])error\s*=/i.test(value))
+      problems.push(
+        `the challenge to a request without credentials carries an error code (${value}): RFC 6750, section 3.1, says it should not`,
+      )
+    return problems
   },
 })

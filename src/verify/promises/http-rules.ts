@@ -1,6 +1,11 @@
 // The rules of HTTP the document relies on without writing them out, each named by its RFC and
 // section with the rule's own words: promises a store keeps as an HTTP server, counted beside the
-// document's own.
+// document's own. Each is one a store can really break and an answer can show, found from the features
+// the document uses (the http bearer scheme, JSON bodies, the query string, Link, Retry-After, 405 and
+// Allow, HEAD, 401, 413, 415, 429). Sections read for them: RFC 9110 sections 8.3, 8.3.1, 8.6, 9.1,
+// 9.3.2, 10.2.3, 11.1, 11.6.1, 15.3.5, 15.5.6, 15.5.14 and 15.5.16; RFC 6750 sections 2.1, 3 and 3.1;
+// RFC 8259 section 8.1; RFC 8288 section 3.2; RFC 6585 section 4. A breach that Node's HTTP layer makes impossible for a store written
+// on it (content in a 204 or a HEAD answer) is still judged, but has no planted bug.
 
 export interface HttpRule {
   id: string
@@ -86,6 +91,47 @@ export const HTTP_RULES: readonly HttpRule[] = [
     section: '3.2',
     words:
       "If the URI-Reference is relative, parsers MUST resolve it as per RFC 3986, Section 5. Note that any base URI from the body's content is not applied.",
+  },
+  {
+    id: 'rfc9110.auth-scheme-case',
+    rfc: 'RFC 9110',
+    section: '11.1',
+    words: 'It uses a case-insensitive token to identify the authentication scheme',
+  },
+  {
+    id: 'rfc9110.method-case',
+    rfc: 'RFC 9110',
+    section: '9.1',
+    words:
+      'The method token is case-sensitive because it might be used as a gateway to object-based systems with case-sensitive method names. By convention, standardized methods are defined in all-uppercase US-ASCII letters.',
+  },
+  {
+    id: 'rfc9110.head-content-length',
+    rfc: 'RFC 9110',
+    section: '8.6',
+    words:
+      'A server MAY send a Content-Length header field in a response to a HEAD request (Section 9.3.2); a server MUST NOT send Content-Length in such a response unless its field value equals the decimal number of octets that would have been sent in the content of a response if the same request had used the GET method.',
+  },
+  {
+    id: 'rfc9110.content-type',
+    rfc: 'RFC 9110',
+    section: '8.3',
+    words:
+      'A sender that generates a message containing content SHOULD generate a Content-Type header field in that message unless the intended media type of the enclosed representation is unknown to the sender.',
+  },
+  {
+    id: 'rfc8259.utf-8',
+    rfc: 'RFC 8259',
+    section: '8.1',
+    words:
+      'JSON text exchanged between systems that are not part of a closed ecosystem MUST be encoded using UTF-8 [RFC3629].',
+  },
+  {
+    id: 'rfc6750.no-error-without-credentials',
+    rfc: 'RFC 6750',
+    section: '3.1',
+    words:
+      'If the request lacks any authentication information (e.g., the client was unaware that authentication is necessary or attempted using an unsupported authentication method), the resource server SHOULD NOT include an error code or other error information.',
   },
   {
     id: 'rfc6585.429-too-many',

@@ -43,7 +43,13 @@ import { KIT_PROFILE } from './kit-profile.js'
 
 export type { PromiseEntry } from './exercise.js'
 
-const auth = kind('auth: none', 'auth: malformed', 'auth: unknown token', 'auth: token in the query string')
+const auth = kind(
+  'auth: none',
+  'auth: malformed',
+  'auth: unknown token',
+  'auth: token in the query string',
+  'auth: token in a cookie',
+)
 const errorBody = all(
   status(...Array.from({ length: 200 }, (_, i) => 400 + i)),
   judgedBy(responseSchemaConformance.name),
@@ -200,7 +206,7 @@ export const PROMISE_REGISTRY: readonly PromiseEntry[] = [
   // The bearer scheme.
   {
     promise: 'bearerAuth.authorization-bearer-access-token-in',
-    exercisedBy: kind('auth: token in the query string', 'auth: malformed'),
+    exercisedBy: kind('auth: token in the query string', 'auth: token in a cookie', 'auth: malformed'),
     checks: [statusCodeConformance.name, wwwAuthenticateOn401.name],
   },
   {
@@ -328,7 +334,7 @@ export const PROMISE_REGISTRY: readonly PromiseEntry[] = [
   {
     promise: 'rfc9110.405-allow',
     exercisedBy: kind('other method', 'other method without a token', 'HEAD'),
-    checks: [statusCodeConformance.name],
+    checks: [statusCodeConformance.name, responseHeadersConformance.name],
   },
   {
     promise: 'rfc9110.head-as-get',
@@ -375,6 +381,44 @@ export const PROMISE_REGISTRY: readonly PromiseEntry[] = [
     promise: 'rfc8288.link-resolution',
     exercisedBy: all(listing, judgedBy(linkConformance.name)),
     checks: [linkConformance.name],
+  },
+  // Methods a path does not take of every kind, and the rules of HTTP found from the document's features.
+  {
+    promise: 'methods.a-method-the-store-does',
+    exercisedBy: kind('unknown method'),
+    checks: [statusCodeConformance.name, responseSchemaConformance.name, contentTypeConformance.name],
+  },
+  {
+    promise: 'rfc9110.auth-scheme-case',
+    exercisedBy: kind('auth scheme in lower case'),
+    checks: [statusCodeConformance.name],
+  },
+  {
+    promise: 'rfc9110.head-content-length',
+    exercisedBy: all(kind('HEAD'), judgedBy(responseHeadersConformance.name)),
+    checks: [responseHeadersConformance.name],
+    unlessSaid:
+      'only a store that answers HEAD as GET shows it: one that refuses HEAD, as the kit’s server does, sends no Content-Length for it',
+  },
+  {
+    promise: 'rfc9110.method-case',
+    exercisedBy: kind('method in lower case'),
+    checks: [statusCodeConformance.name],
+  },
+  {
+    promise: 'rfc9110.content-type',
+    exercisedBy: all((r) => r.status !== 204, judgedBy(contentTypeConformance.name)),
+    checks: [contentTypeConformance.name],
+  },
+  {
+    promise: 'rfc8259.utf-8',
+    exercisedBy: judgedBy(contentTypeConformance.name),
+    checks: [contentTypeConformance.name],
+  },
+  {
+    promise: 'rfc6750.no-error-without-credentials',
+    exercisedBy: all(kind('auth: none', 'other method without a token'), status(401)),
+    checks: [wwwAuthenticateOn401.name],
   },
   ...KIT_PROFILE,
 ]

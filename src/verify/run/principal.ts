@@ -3,6 +3,7 @@
 // one whose status is not the document's is returned: the state can no longer be relied on.
 import { plantJson } from '@plant-store/core'
 import { type Probe, requestOf } from '../cases/probe.js'
+import { withToken } from '../cases/refused-tokens.js'
 import { UNKNOWN_TOKEN } from '../document-prose.js'
 import { type Answer, type Endpoint, type RequestSpec, send } from '../http.js'
 import { roleOf } from '../judge/accepted-statuses.js'
@@ -99,7 +100,7 @@ export class Principal {
     for (const plant of this.ours()) await this.request('DELETE', `/plants/${plant.id}`)
   }
 
-  authorization(probe: Probe): string | undefined {
+  authorization(probe: Pick<Probe, 'auth'>): string | undefined {
     const auth = probe.auth
     if (auth.kind === 'principal') return `Bearer ${this.token}`
     if (auth.kind === 'unknown') return `Bearer ${UNKNOWN_TOKEN}`
@@ -109,11 +110,9 @@ export class Principal {
 
   /** Sends the probe and reads back what a 200 create stored. */
   async send(probe: Probe): Promise<{ answer: Answer; readBack?: Answer }> {
-    const answer = await (this.target.send ?? send)(
-      this.target.url,
-      requestOf(probe),
-      this.authorization(probe),
-    )
+    // A refused case carries this principal's own token where it stands for one.
+    const request = withToken(requestOf(probe), this.token)
+    const answer = await (this.target.send ?? send)(this.target.url, request, this.authorization(request))
     let readBack: Answer | undefined
     if (
       this.target.stateUrl &&

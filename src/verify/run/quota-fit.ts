@@ -7,6 +7,7 @@ import { coverageProbes } from '../cases/coverage.js'
 import { refusalOf } from '../cases/refused-tokens.js'
 import type { Layer } from '../report/results.js'
 import type { Context } from './context.js'
+import { largestPageRequests } from './layers/largest-page.js'
 import { type Policy, perMinute } from './rate-limits.js'
 
 /**
@@ -108,9 +109,11 @@ export function fitRun(
 ): string | undefined {
   const { subject, options, loaded } = ctx
   const generated = layers.includes('generated')
+  // The coverage phase's requests, and the largest page's at what a coverage request costs.
   const coverage = generated
     ? coverageProbes(loaded.operations, BODY_LIMIT, ctx.idBase).filter((p) => refusalOf(p) === undefined)
-        .length
+        .length +
+      largestPageRequests(ctx) / COSTS.coverage
     : 0
   const fit = fitToQuota({
     policies: [subject.limits.policy(0), subject.limits.policy(1)],

@@ -3,6 +3,7 @@
 // declares or answers them), the plants each principal owned before the run, and the Endpoint view
 // that the kit's judging layers send through.
 import { nextAddress } from '@plant-store/core'
+import { withToken } from '../cases/refused-tokens.js'
 import type { OperationEntry } from '../document.js'
 import { UNKNOWN_TOKEN } from '../document-prose.js'
 import { parseExact } from '../exact-json.js'
@@ -80,8 +81,10 @@ export class Subject {
    * (refused, as the server counts it), the failed authentications'.
    */
   bucketOf(authorization: string | undefined): Bucket {
-    if (authorization === this.authorization(0)) return 0
-    if (authorization === this.authorization(1)) return 1
+    // The scheme's name is case-insensitive (RFC 9110, section 11.1): `bearer TOKEN` is the principal's.
+    const said = authorization?.replace(/^bearer /i, 'Bearer ')
+    if (said === this.authorization(0)) return 0
+    if (said === this.authorization(1)) return 1
     return 'refused'
   }
 
@@ -100,7 +103,10 @@ export class Subject {
     authorization: string | undefined,
     extraHeaders: Record<string, string> = {},
   ): Promise<Answer> => {
-    const bucket = this.bucketOf(authorization)
+    // A refused case's stand-in for a token is the first principal's token as it goes.
+    const placed = withToken(request, this.tokens[0])
+    const sent = placed === request ? authorization : this.authorizationOf(placed.auth, 0)
+    const bucket = this.bucketOf(sent)
     for (let attempt = 0; ; attempt++) {
       if (this.fatal) throw this.fatal
       await this.throttle()
@@ -114,8 +120,8 @@ export class Subject {
       this.sent[bucket]++
       const answer = await send(
         this.origin,
-        { ...request, path: this.under(request.path) },
-        authorization,
+        { ...placed, path: this.under(placed.path) },
+        sent,
         extraHeaders,
         this.beforeRequest,
       ).catch((error: unknown) => {

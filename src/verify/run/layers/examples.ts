@@ -6,6 +6,7 @@
 import type { GivenPlant } from '@plant-store/core'
 import type { ExampleCase } from '../../cases/document-cases.js'
 import { exampleCases } from '../../cases/examples.js'
+import { refusalOf } from '../../cases/refused-tokens.js'
 import type { HttpExchange } from '../../checks/exchange.js'
 import { parseExact } from '../../exact-json.js'
 import { describeAnswer, describeRequest, type RequestSpec } from '../../http.js'
@@ -111,7 +112,12 @@ export async function runExamples(ctx: Context): Promise<void> {
         checks: verdict.checked,
         findings: verdict.findings,
         parameters: parametersOf(c.entry, c.request),
-        kinds: [`example: ${c.example}`, ...(c.derivation ? [`derived: ${c.derivation.kind}`] : [])],
+        kinds: [
+          `example: ${c.example}`,
+          ...(c.derivation ? [`derived: ${c.derivation.kind}`] : []),
+          // A request with no credentials at all, for the promises about one.
+          ...(refusalOf(c.request) === 'no token' ? ['auth: none'] : []),
+        ],
         status: answer.status,
         ...(exchange.expected ? { expected: [...exchange.expected.statuses] } : {}),
         title: c.example,

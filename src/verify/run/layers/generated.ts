@@ -13,6 +13,7 @@ import type { Context } from '../context.js'
 import { housekeeper } from '../housekeeper.js'
 import { namedIds, Principal } from '../principal.js'
 import { sendProbe } from '../probe-step.js'
+import { largestPage } from './largest-page.js'
 
 /** The probes of a run: the same for the same document, seed and id base, so one can be replayed by its number. */
 function probesOf(ctx: Context): Probe[] {
@@ -93,13 +94,15 @@ export async function runGenerated(ctx: Context): Promise<void> {
         return undefined
       })
   }
+  // The answers at the document's largest, once the caller's own plants are gone.
+  if (only === undefined && !stopped) await largestPage(ctx)
   if (skipped)
     results.notes.push(
       `generated requests: ${skipped} skipped, as they would change a plant the run did not create${options.readOnly ? ' or change plants at all (--read-only)' : ''}${options.anyToken ? ' or send a token no principal holds (--any-token)' : ''}`,
     )
   if (refusedBefore)
     results.notes.push(
-      `generated requests: ${refusedBefore} not sent, each a refused-token case (no token, a malformed Authorization header, a token no principal holds, a token in the query string) its operation had been sent already${ctx.refusals.leftCount ? ' or that was left out to keep to the server’s quota for failed authentications' : ''}`,
+      `generated requests: ${refusedBefore} not sent, each a refused-token case (no token, a malformed Authorization header, a token no principal holds, a principal's token in the query string) its operation had been sent already${ctx.refusals.leftCount ? ' or that was left out to keep to the server’s quota for failed authentications' : ''}`,
     )
   if (stopped) results.notes.push('generated requests: stopped at the time limit')
 }

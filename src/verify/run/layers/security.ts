@@ -1,13 +1,14 @@
 // The security cases, generated from each operation's security: no token, malformed Authorization
-// headers, a token no principal holds, a token in the query string (all 401 with WWW-Authenticate,
-// each sent once per operation in a run), and the other principal's plants: the second principal must
-// get 404 for the first's plant, never see it in its list, and leave it as it was whatever it sends,
-// and the first principal's Link targets and cursors get it no page (400, as a cursor never made).
-// Besides, once per path, a method the path does not take, with a token and without one, and HEAD.
+// headers, a token no principal holds, a principal's real token in the query string and in a cookie
+// (all 401 with WWW-Authenticate, each sent once per operation in a run), the bearer scheme in lower
+// case (accepted), and the other principal's plants: the second principal must get 404 for the first's
+// plant, never see it in its list, and leave it as it was whatever it sends, and the first principal's
+// Link targets and cursors get it no page (400, as a cursor never made). Besides, once per path, each
+// method of every kind the path does not take, with a token (and PATCH without one), and HEAD.
 
 import { nextAddress } from '@plant-store/core'
 import { baseExampleName, requestFor } from '../../cases/document-cases.js'
-import { type RefusedCase, refusedCases } from '../../cases/refused-tokens.js'
+import { PRINCIPAL_TOKEN, type RefusedCase, refusedCases } from '../../cases/refused-tokens.js'
 import type { HttpExchange } from '../../checks/exchange.js'
 import { documentedStatuses, type OperationEntry } from '../../document.js'
 import { canonical, parseExact } from '../../exact-json.js'
@@ -38,9 +39,51 @@ export async function runSecurity(ctx: Context): Promise<void> {
     })
   // With --case, each part sends only the case of that name; the other principal's plants, which
   // take set-up of their own, run only for a case of theirs.
+  await schemeInLowerCase(ctx)
   await otherMethods(ctx)
   await settledMethods(ctx)
   if (!options.case || options.case.endsWith(AS_SECOND)) await crossPrincipal(ctx)
+}
+
+/**
+ * The first principal's token with the scheme's name in lower case, `bearer TOKEN`, on the listing:
+ * an authentication scheme's name is case-insensitive (RFC 9110, section 11.1), so it is answered as
+ * `Bearer TOKEN` is, never refused.
+ */
+async function schemeInLowerCase(ctx: Context): Promise<void> {
+  const { subject, results } = ctx
+  const list = ctx.list
+  const title = 'the bearer scheme in lower case (bearer TOKEN)'
+  if (!list?.secured || !ctx.wants(caseName(list.operationId, title))) return
+  const takesLimit = list.parameters.some((p) => p.in === 'query' && p.name === 'limit')
+  const request: RequestSpec = {
+    method: 'GET',
+    path: `${list.path}${takesLimit ? '?limit=1' : ''}`,
+    auth: { kind: 'header', value: `bearer ${PRINCIPAL_TOKEN}` },
+  }
+  const answer = await subject.send(subject.baseUrl, request, subject.authorizationOf(request.auth, 0))
+  const { checked, findings } = ctx.judge({
+    kind: 'http',
+    operation: list,
+    request,
+    answer,
+    expected: { statuses: [200] },
+    judging: ctx.judging,
+  })
+  results.record({
+    layer: 'security',
+    operationId: list.operationId,
+    checks: checked,
+    findings,
+    parameters: parametersOf(list, request),
+    kinds: ['auth scheme in lower case'],
+    status: answer.status,
+    title,
+    request: describeRequest(request),
+    answer: describeAnswer(answer),
+    document: '200, as with Bearer: the scheme’s name is case-insensitive (RFC 9110, section 11.1)',
+    replay: ctx.replay(caseArgs('security', caseName(list.operationId, title))),
+  })
 }
 
 /** One refused-token case: 401, an Error, with WWW-Authenticate. */
@@ -350,10 +393,28 @@ function post(path: string, plant: Record<string, unknown>): RequestSpec {
 }
 
 /**
- * A method no path of the document takes (PATCH), once per path, with a valid token: the store must
- * refuse it (a 4xx or 5xx, an Error whenever it writes a body) and change nothing; that the refusal
- * is 405 with Allow is the document's recommendation (RFC 9110), a warning when not followed. The
- * kit profile's exact 405 is judged by its own example.
+ * The methods sent to each path that does not take them, each with the kinds its case is recorded
+ * under: one HTTP defines (PATCH), two an HTTP framework may answer before the store's code runs
+ * (TRACE, OPTIONS), one no specification defines (FOO), and GET spelled in lower case, which HTTP's
+ * case-sensitive methods make another, unknown method (RFC 9110, section 9.1).
+ */
+const OTHER_METHODS: readonly (readonly [string, readonly string[]])[] = [
+  ['PATCH', []],
+  ['TRACE', ['method a framework answers']],
+  ['OPTIONS', ['method a framework answers']],
+  ['FOO', ['unknown method']],
+  ['get', ['unknown method', 'method in lower case']],
+]
+
+/** The refusals of a method the path does not take: a 4xx, or 501 for one the server does not know. */
+const FOUR_XX = REFUSALS.filter((status) => status < 500)
+
+/**
+ * Every method of OTHER_METHODS a path does not take, once per path, with a valid token: the store
+ * must refuse it (a 4xx, or 501 for an unknown method, an Error whenever it writes a body) and change
+ * nothing; a 405 must carry an Allow that lists every method the path takes (RFC 9110, section
+ * 15.5.6), and answering 405 is the document's recommendation, a warning when not followed. The kit
+ * profile's exact 405 is judged by its own example.
  */
 async function otherMethods(ctx: Context): Promise<void> {
   const { subject, results, loaded } = ctx
@@ -362,46 +423,70 @@ async function otherMethods(ctx: Context): Promise<void> {
   for (const path of paths) {
     const operations = loaded.operations.filter((e) => e.path === path)
     const first = operations[0]
-    const title = `a method ${path} does not take (PATCH)`
-    if (
-      !first ||
-      operations.some((e) => e.method === 'patch') ||
-      !ctx.wants(caseName(first.operationId, title))
-    )
-      continue
-    const request: RequestSpec = { method: 'PATCH', path: concrete(ctx, path), auth: { kind: 'principal' } }
-    const answer = await subject.send(subject.baseUrl, request, subject.authorization(0))
+    if (!first) continue
     const allowed = operations.map((e) => e.method.toUpperCase())
-    if (answer.status !== 405 || answer.headers.allow === undefined)
-      results.warn(
-        `recommendation not followed: a method a path does not take is answered 405 with Allow (RFC 9110, section 15.5.6); PATCH ${path} got ${answer.status}${answer.status === 405 ? ' without Allow' : ''} (the path takes ${allowed.join(', ')})`,
-        `other-method\t${path}`,
-      )
-    const { checked, findings } = ctx.judge({
-      kind: 'http',
-      operation: undefined,
-      request,
-      answer,
-      expected: {
-        statuses: REFUSALS,
-        says: 'a refusal (4xx or 5xx)',
-        why: `(PATCH is not an operation of ${path})`,
-        bodyOptional: true,
-      },
-      errorSchema,
-      judging: ctx.judging,
-    })
-    results.record({
-      layer: 'security',
-      operationId: first.operationId,
-      checks: checked,
-      findings,
-      kinds: ['other method'],
-      title,
-      request: describeRequest(request),
-      answer: describeAnswer(answer),
-      document: 'a refusal (405 with Allow recommended), an Error when it has a body',
-      replay: ctx.replay(caseArgs('security', caseName(first.operationId, title))),
-    })
+    for (const [method, kinds] of OTHER_METHODS) {
+      const title = `a method ${path} does not take (${method})`
+      if (allowed.includes(method) || !ctx.wants(caseName(first.operationId, title))) continue
+      const unknown = kinds.includes('unknown method')
+      const request: RequestSpec = { method, path: concrete(ctx, path), auth: { kind: 'principal' } }
+      const answer = await subject.send(subject.baseUrl, request, subject.authorization(0))
+      if (answer.status !== 405 && !(unknown && answer.status === 501))
+        results.warn(
+          `recommendation not followed: a method a path does not take is answered 405 with Allow (RFC 9110, section 15.5.6); ${method} ${path} got ${answer.status} (the path takes ${allowed.join(', ')})`,
+          `other-method\t${path}\t${method}`,
+        )
+      const { checked, findings } = ctx.judge({
+        kind: 'http',
+        operation: undefined,
+        request,
+        answer,
+        expected: {
+          statuses: unknown ? [...FOUR_XX, 501] : FOUR_XX,
+          says: unknown ? 'a refusal (4xx, or 501 for a method the store does not know)' : 'a refusal (4xx)',
+          why: `(${method} is not an operation of ${path})`,
+          bodyOptional: true,
+        },
+        errorSchema,
+        judging: ctx.judging,
+      })
+      const allow = results.selected.has('response_headers_conformance') && answer.status === 405
+      const own = allow ? allowProblems(answer, allowed) : []
+      results.record({
+        layer: 'security',
+        operationId: first.operationId,
+        checks: [
+          ...new Set([...checked, ...(answer.status === 405 ? ['response_headers_conformance'] : [])]),
+        ],
+        findings: [
+          ...findings,
+          ...own.map((message) => ({ check: 'response_headers_conformance', message })),
+        ],
+        kinds: ['other method', ...kinds],
+        title,
+        request: describeRequest(request),
+        answer: describeAnswer(answer),
+        document: `a refusal${unknown ? ' (4xx, or 501 for a method the store does not know)' : ''} (405 with Allow recommended), an Error when it has a body`,
+        replay: ctx.replay(caseArgs('security', caseName(first.operationId, title))),
+      })
+    }
   }
+}
+
+/**
+ * What is wrong with a 405's Allow (RFC 9110, section 15.5.6: it MUST be sent, listing the methods the
+ * target takes): missing, or without one of `takes`. Methods are compared as written, case and all.
+ */
+export function allowProblems(answer: Answer, takes: readonly string[]): string[] {
+  if (answer.status !== 405) return []
+  const allow = answer.headers.allow
+  if (allow === undefined)
+    return ['a 405 without Allow (RFC 9110, section 15.5.6: an origin server MUST send it)']
+  const listed = allow.split(',').map((m) => m.trim())
+  const missing = takes.filter((m) => !listed.includes(m))
+  return missing.length
+    ? [
+        `a 405 whose Allow (${allow}) leaves out ${missing.join(', ')}, which the path takes (RFC 9110, section 15.5.6)`,
+      ]
+    : []
 }

@@ -154,6 +154,13 @@ export async function settledMethods(ctx: Context): Promise<void> {
         check: contentTypeConformance.name,
         message: `HEAD ${path} was answered with content`,
       })
+    // RFC 9110, section 8.6: a Content-Length on HEAD is the length GET's content would have had.
+    const length = answer.headers['content-length']
+    if (answered && length !== undefined && Number(length) !== Buffer.byteLength(asGet.text))
+      own.findings.push({
+        check: 'response_headers_conformance',
+        message: `HEAD ${path} was answered with Content-Length ${length} where GET's content is ${Buffer.byteLength(asGet.text)} bytes (RFC 9110, section 8.6)`,
+      })
     if (answered && answer.mediaType !== asGet.mediaType)
       own.findings.push({
         check: responseHeadersConformance.name,
