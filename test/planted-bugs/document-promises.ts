@@ -17,6 +17,11 @@ const express = (promise: string, bug: string, ...only: string[]): PlantedBug =>
   bug,
   ...(only.length ? { only } : {}),
 })
+/** A bug of the Express store that shows only in one of its VARIANTs. */
+const expressIn = (variant: string, promise: string, bug: string, ...only: string[]): PlantedBug => ({
+  ...express(promise, bug, ...only),
+  variant,
+})
 
 export const DOCUMENT_PROMISE_BUGS: readonly PlantedBug[] = [
   // Principals.
@@ -27,6 +32,7 @@ export const DOCUMENT_PROMISE_BUGS: readonly PlantedBug[] = [
   independent('principals.a-request-without-a-valid', 'unknown-token-anonymous', 'security'),
   // Errors.
   independent('errors.every-error-answer-that-has', 'error-code-always-400', 'generated'),
+  express('errors.every-error-answer-that-has', 'html-not-found', 'generated'),
   independent('errors.where-a-request-meets-two', 'put-missing-bad-body-crashes', 'generated'),
   // Methods.
   independent('methods.a-method-that-a-documented', 'unknown-method-reads', 'security'),
@@ -40,6 +46,8 @@ export const DOCUMENT_PROMISE_BUGS: readonly PlantedBug[] = [
   independent('limits.beyond-those-sizes-a-store', 'oversized-body-500', 'generated'),
   independent('limits.the-schemas-bound-every-string', 'strings-counted-in-code-units', 'generated'),
   independent('limits.a-refusal-written-by-a', 'refusal-problem-json', 'generated'),
+  independent('limits.a-refusal-written-by-a', 'refusal-text-plain', 'generated'),
+  independent('limits.a-page-holds-at-most', 'limit-cap-off-by-one', 'generated'),
   // Bodies.
   independent('bodies.a-body-is-read-as', 'exponent-ids-rejected', 'generated'),
   independent('bodies.keys-a-schema-does-not', 'unknown-fields-rejected', 'generated'),
@@ -79,6 +87,7 @@ export const DOCUMENT_PROMISE_BUGS: readonly PlantedBug[] = [
   express('listPlants.tag', 'tag-filter-loose', 'generated'),
   independent('listPlants.tag.maxLength', 'tag-length-unchecked', 'generated'),
   independent('createPlant.creates-a-new-plant-in', 'create-answers-201', 'generated'),
+  expressIn('stored-create', 'createPlant.creates-a-new-plant-in', 'create-wrong-id', 'generated'),
   independent('createPlant.addition-to-1-0-0', 'duplicate-overwrites', 'concurrency'),
   independent('createPlant.addition-to-1-0-0', 'create-race', 'concurrency'),
   independent('getPlant.reads-one-of-the-caller', 'read-without-name', 'generated'),

@@ -36,6 +36,16 @@ export const status =
   (...statuses: number[]): Exercise =>
   (r) =>
     r.status !== undefined && statuses.includes(r.status)
+/**
+ * The statuses the document gives the request in the caller's state, where the layer keeps it (a
+ * replace of a plant the caller does not have: 404, whatever the store answered); elsewhere the
+ * status answered. A promise about what a request was is counted so: a store that breaks it answers
+ * another status.
+ */
+export const given =
+  (...statuses: number[]): Exercise =>
+  (r, c) =>
+    r.expected ? r.expected.some((s) => statuses.includes(s)) : status(...statuses)(r, c)
 export const on =
   (...operations: string[]): Exercise =>
   (r) =>

@@ -50,6 +50,12 @@ export interface Judged {
    * and `derived: …`; a security case's defect, `other principal`, `other method`, …
    */
   kinds?: string[]
+  /**
+   * The statuses the document gives the request in the caller's state, where the layer keeps that
+   * state: what the request was, whatever the store answered (a replace of a plant the caller does
+   * not have: 404), for the promises counted by it.
+   */
+  expected?: number[]
 }
 
 /** What the promises' coverage reads of a judged answer (the rest of it is for failures). */
@@ -58,6 +64,8 @@ export interface JudgedFacts {
   operationId: string
   status?: number
   kinds: string[]
+  /** The statuses the document gives it in the caller's state, where the layer knows them. */
+  expected?: number[]
   parameters: string[]
   /** The checks that judged it, whether or not they found something. */
   checks: CheckName[]
@@ -186,6 +194,7 @@ export class Results {
       operationId: judged.operationId,
       ...(judged.status === undefined ? {} : { status: judged.status }),
       kinds: judged.kinds ?? [],
+      ...(judged.expected ? { expected: judged.expected } : {}),
       parameters: judged.parameters ?? [],
       checks,
       failed: [...byCheck.keys()],
@@ -204,6 +213,7 @@ export class Results {
         status: _status,
         parameters: _carried,
         kinds: _kinds,
+        expected: _expected,
         ...shown
       } = judged
       const failure: Failure = { ...shown, check, problems }

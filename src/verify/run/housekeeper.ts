@@ -42,6 +42,7 @@ export function housekeeper(ctx: Context, principal: Principal, layer: Source): 
         checks: checked,
         findings,
         status: answer.status,
+        expected: [expected],
         title: doing.what,
         request: describeRequest(request),
         answer: describeAnswer(answer),

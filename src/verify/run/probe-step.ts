@@ -55,6 +55,7 @@ export async function sendProbe(
     parameters: parametersOf(probe.entry, requestOf(probe)),
     kinds: [probe.defect ?? 'valid', ...probe.features, ...(probe.covers ? [`covers: ${probe.covers}`] : [])],
     status: answer.status,
+    ...(exchange.expected ? { expected: [...exchange.expected.statuses] } : {}),
     title: step.title,
     request: describeProbe(probe),
     answer: describeAnswer(answer),

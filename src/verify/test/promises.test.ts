@@ -87,6 +87,28 @@ describe('the registry of the document’s promises', () => {
     expect(of('interface.a-sample-interface-built-around')).toMatchObject({ untestable: true, requests: 0 })
   })
 
+  it('counts a promise about what a request was by the status the document gives it, not the one answered', async () => {
+    const promises = await loadPromises()
+    const replace = (status: number, expected?: number[]): JudgedFacts => ({
+      layer: 'generated',
+      operationId: 'replacePlant',
+      status,
+      ...(expected ? { expected } : {}),
+      kinds: ['valid'],
+      parameters: ['id', 'name'],
+      checks: ['status_code_conformance'],
+      failed: expected && !expected.includes(status) ? ['status_code_conformance'] : [],
+    })
+    const mustExist = (judged: JudgedFacts[]) =>
+      promiseCoverage(promises, judged).find((p) => p.id === 'replacePlant.the-plant-must-exist-create')
+    // A replace of a plant the caller does not have, answered 200 (created): the promise's, and failed.
+    expect(mustExist([replace(200, [404])])).toMatchObject({ requests: 1, failed: 1 })
+    // A replace of one it has, answered 404: not the promise's.
+    expect(mustExist([replace(404, [200])])).toMatchObject({ requests: 0 })
+    // Where the layer keeps no state, the status answered says.
+    expect(mustExist([replace(404)])).toMatchObject({ requests: 1, failed: 0 })
+  })
+
   it('says a promise only a layer the run left out sends was not exercised for that, not for a quota', async () => {
     const promises = await loadPromises()
     const concurrent = {

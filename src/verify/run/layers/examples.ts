@@ -119,6 +119,7 @@ export async function runExamples(ctx: Context): Promise<void> {
           ...(refusalOf(c.request) === 'no token' ? ['auth: none'] : []),
         ],
         status: answer.status,
+        ...(exchange.expected ? { expected: [...exchange.expected.statuses] } : {}),
         title: c.example,
         request: describeRequest(c.request),
         answer: describeAnswer(answer),
