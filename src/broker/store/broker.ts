@@ -552,8 +552,12 @@ export class Broker {
   private async prejudge(version: VersionRow): Promise<void> {
     try {
       if (version.kind === 'store')
-        for (const consumer of await this.runningConsumers())
-          await this.judgments.findings(consumer.content_hash, version.content_hash)
+        await this.judgments.findingsOf(
+          (await this.runningConsumers()).map((c) => ({
+            contract: c.content_hash,
+            document: version.content_hash,
+          })),
+        )
       else
         for (const store of await this.runningStores())
           await this.judgments.findings(version.content_hash, store.content_hash)
@@ -584,17 +588,20 @@ export class Broker {
     } else {
       // A consumer version both deployed and released there is weighed once.
       const seen = new Set<string>()
-      const consumers: Weighed['consumers'] = []
-      for (const consumer of await this.live(environment, 'consumer')) {
+      const live = (await this.live(environment, 'consumer')).filter((consumer) => {
         const key = `${consumer.application}\0${consumer.version}`
-        if (seen.has(key)) continue
+        if (seen.has(key)) return false
         seen.add(key)
-        consumers.push({
-          consumer,
-          findings: await this.judgments.findings(consumer.content_hash, asked.content_hash),
-        })
-      }
-      stores.push({ store: asked, verified: await this.verification(asked), consumers })
+        return true
+      })
+      const findings = await this.judgments.findingsOf(
+        live.map((consumer) => ({ contract: consumer.content_hash, document: asked.content_hash })),
+      )
+      stores.push({
+        store: asked,
+        verified: await this.verification(asked),
+        consumers: live.map((consumer, i) => ({ consumer, findings: findings[i] ?? [] })),
+      })
     }
     await this.judgments.flush()
     return canIDeploy(asked, to, stores)
@@ -625,15 +632,12 @@ export class Broker {
     const rows: Row[] = []
     for (const store of await this.runningStores()) {
       const verified = (await this.verification(store)) === true
-      for (const consumer of consumers)
-        rows.push(
-          rowOf(
-            consumer,
-            store,
-            verified,
-            await this.judgments.findings(consumer.content_hash, store.content_hash),
-          ),
-        )
+      const findings = await this.judgments.findingsOf(
+        consumers.map((c) => ({ contract: c.content_hash, document: store.content_hash })),
+      )
+      consumers.forEach((consumer, i) => {
+        rows.push(rowOf(consumer, store, verified, findings[i] ?? []))
+      })
     }
     await this.judgments.flush()
     return rows

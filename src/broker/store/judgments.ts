@@ -13,12 +13,21 @@ class Bounded<V> extends Map<string, V> {
   async remember(key: string, make: () => Promise<V>): Promise<V> {
     const found = this.get(key)
     if (found !== undefined) return found
-    const made = await make()
+    return this.keep(key, await make())
+  }
+
+  keep(key: string, value: V): V {
     if (this.size >= CACHE_SIZE) this.delete(this.keys().next().value as string)
-    this.set(key, made)
-    return made
+    this.set(key, value)
+    return value
   }
 }
+
+const marks = (values: unknown[]) => values.map(() => '?').join(', ')
+
+/** Lists of at most 500, so that no statement passes a database's limit on parameters. */
+const chunks = <T>(values: T[]): T[][] =>
+  Array.from({ length: Math.ceil(values.length / 500) }, (_, i) => values.slice(i * 500, (i + 1) * 500))
 
 export class Judgments {
   private readonly contracts = new Bounded<ConsumerContract>()
@@ -37,17 +46,49 @@ export class Judgments {
   }
 
   /** The findings of a contract against a document: kept, else judged now and written by the next flush(). */
-  async findings(contractHash: string, documentHash: string): Promise<ConsumerFinding[]> {
-    return this.judged.remember(`${contractHash}:${documentHash}`, async () => {
-      const [kept] = await this.db.all<{ findings: string }>(
-        'SELECT findings FROM judgments WHERE contract_hash = ? AND document_hash = ?',
-        [contractHash, documentHash],
-      )
-      if (kept) return JSON.parse(kept.findings) as ConsumerFinding[]
-      const findings = judgeConsumer(await this.contract(contractHash), await this.document(documentHash))
-      this.unsaved.push([contractHash, documentHash, JSON.stringify(findings)])
-      return findings
-    })
+  async findings(contract: string, document: string): Promise<ConsumerFinding[]> {
+    return (await this.findingsOf([{ contract, document }]))[0] ?? []
+  }
+
+  /**
+   * The findings of many pairs at once, in their order: what is kept is read in one query per document,
+   * the contracts not in memory in one query, and the rest judged; written by the next flush().
+   */
+  async findingsOf(pairs: { contract: string; document: string }[]): Promise<ConsumerFinding[][]> {
+    const found = new Map<string, ConsumerFinding[]>()
+    const wanted = new Map<string, Set<string>>()
+    for (const { contract, document } of pairs) {
+      const key = `${contract}:${document}`
+      const known = this.judged.get(key)
+      if (known) found.set(key, known)
+      else (wanted.get(document) ?? wanted.set(document, new Set()).get(document))?.add(contract)
+    }
+    for (const [document, contracts] of wanted) {
+      for (const chunk of chunks([...contracts]))
+        for (const kept of await this.db.all<{ contract_hash: string; findings: string }>(
+          `SELECT contract_hash, findings FROM judgments WHERE document_hash = ? AND contract_hash IN (${marks(chunk)})`,
+          [document, ...chunk],
+        )) {
+          found.set(`${kept.contract_hash}:${document}`, JSON.parse(kept.findings) as ConsumerFinding[])
+          contracts.delete(kept.contract_hash)
+        }
+      if (!contracts.size) continue
+      const unread = [...contracts].filter((hash) => !this.contracts.has(hash))
+      for (const chunk of chunks(unread))
+        for (const row of await this.db.all<{ hash: string; body: string }>(
+          `SELECT hash, body FROM contents WHERE hash IN (${marks(chunk)})`,
+          chunk,
+        ))
+          this.contracts.keep(row.hash, parseContract(row.body))
+      const head = await this.document(document)
+      for (const contract of contracts) {
+        const findings = judgeConsumer(await this.contract(contract), head)
+        this.unsaved.push([contract, document, JSON.stringify(findings)])
+        found.set(`${contract}:${document}`, findings)
+      }
+    }
+    for (const [key, findings] of found) if (!this.judged.has(key)) this.judged.keep(key, findings)
+    return pairs.map(({ contract, document }) => found.get(`${contract}:${document}`) ?? [])
   }
 
   /** Writes the judgments made since the last flush, in one transaction. */
