@@ -1,7 +1,7 @@
 // `npm run compat -- --broker URL`: the draft judged by a contract broker (@plant-store/broker) against
 // the contracts of every consumer deployed, released or on a main branch, through its check-document,
 // which stores nothing. Its token is BROKER_TOKEN.
-import type { DraftCheck } from '../../src/broker/store/broker.js'
+import type { DraftCheck } from '../../src/broker/store/can-i-deploy.js'
 
 export interface BrokerVerdict {
   ok: boolean

@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { parseArgs } from 'node:util'
 import { type ConsumerContract, joinContracts, parseContract, serializeContract } from '@plant-store/core'
 import { JSON_SCHEMA, load } from 'js-yaml'
-import type { CanIDeploy, DraftCheck } from './store/broker.js'
+import type { CanIDeploy, DraftCheck } from './store/can-i-deploy.js'
 
 const usage = `Usage: plant-store-broker [command] [options]
 

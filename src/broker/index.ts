@@ -3,13 +3,6 @@
 export { type BuildOptions, buildBroker } from './app.js'
 export { type BrokerConfig, loadConfig } from './config.js'
 export { brokerDocument } from './openapi.js'
-export {
-  type Answer,
-  Broker,
-  type BrokerOptions,
-  type CanIDeploy,
-  type DraftCheck,
-  type DraftConsumer,
-  type Row,
-} from './store/broker.js'
+export { Broker, type BrokerOptions } from './store/broker.js'
+export type { Answer, CanIDeploy, DraftCheck, DraftConsumer, Row } from './store/can-i-deploy.js'
 export { type Db, openDb, openPostgres, openSqlite } from './store/db.js'

@@ -4,7 +4,7 @@ import { HttpError } from '@plant-store/core'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { MAX_NAME } from '../config.js'
 import type { Access } from '../plugins/auth.js'
-import type { Kind } from '../store/broker.js'
+import type { Kind } from '../store/version-row.js'
 
 type Params = Record<string, string>
 type Query = Record<string, string | string[] | undefined>

@@ -4,7 +4,7 @@
 import { HttpError } from '@plant-store/core'
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import type { Access } from '../plugins/auth.js'
-import type { Row } from '../store/broker.js'
+import type { Row } from '../store/can-i-deploy.js'
 import { short } from '../store/content.js'
 
 const POLICY =

@@ -1,73 +1,34 @@
-// What the broker keeps and answers from it: applications and their immutable versions, each with its
-// contract (a consumer) or its document (the store), verifications, environments, deployments and
-// releases; can-i-deploy, the what-if of a draft document, the matrix, the "who uses this" index and
-// the clean-up. Judging reuses the compatibility gate's judge (@plant-store/core/compat).
+// The broker's store: what it records (applications and their immutable versions, each with its
+// contract or document, verifications, environments, deployments and releases) and what it reads back,
+// among it what runs where. Its answers gather those facts and hand them to their rules: can-i-deploy.ts
+// (can-i-deploy, the page's states, the draft check), uses.ts (the "who uses this" index) and
+// clean-up.ts; judgments.ts judges each pair of contents once.
+import { type ConsumerContract, HttpError, parseContract } from '@plant-store/core'
 import {
-  type ConsumerContract,
-  type Document,
-  flatten,
-  HttpError,
-  type Method,
-  parseContract,
-  readPaths,
-} from '@plant-store/core'
+  type CanIDeploy,
+  canIDeploy,
+  checkDraft,
+  consumerState,
+  type DraftCheck,
+  type Row,
+  rowOf,
+  storeState,
+  type Weighed,
+} from './can-i-deploy.js'
+import { cleanUp } from './clean-up.js'
 import {
-  type Change,
-  type ConsumerFinding,
-  diffDocuments,
-  judgeConsumer,
-  type RuleId,
-} from '@plant-store/core/compat'
-import { differences, documentOf, hashOf, readContract, readDocument, short } from './content.js'
+  differences,
+  documentOf,
+  hashOf,
+  readContract,
+  readDocument,
+  short,
+  storedContent,
+} from './content.js'
 import { type Db, isUniqueViolation, type Sql } from './db.js'
-
-export type Kind = 'consumer' | 'store'
-
-export interface VersionRow {
-  id: number
-  application: string
-  kind: Kind
-  version: string
-  branch: string
-  content_hash: string
-  created_at: string
-}
-
-export interface Row {
-  consumer: string
-  consumerVersion: string
-  store: string
-  storeVersion: string
-  compatible: boolean
-  verified: boolean
-  findings: ConsumerFinding[]
-}
-
-export type Answer = 'yes' | 'no' | 'unknown'
-
-export interface CanIDeploy {
-  answer: Answer
-  /** Why, in a sentence each: every missing fact of an unknown, every failure of a no. */
-  reasons: string[]
-  rows: Row[]
-}
-
-export interface DraftConsumer {
-  consumer: string
-  version: string
-  /** Where it runs (`production`, `staging (released)`) or `main` for a main branch's latest. */
-  where: string[]
-  compatible: boolean
-  findings: ConsumerFinding[]
-}
-
-export interface DraftCheck {
-  answer: 'yes' | 'no'
-  reasons: string[]
-  consumers: DraftConsumer[]
-  /** Per deployed store version: the draft's changes that ask more of it than what it was verified against. */
-  verificationNeeded: { environment: string; store: string; version: string; changes: Change[] }[]
-}
+import { Judgments } from './judgments.js'
+import { usesOf } from './uses.js'
+import { type Kind, VERSION_COLUMNS, type VersionRow } from './version-row.js'
 
 export interface BrokerOptions {
   /** Branches whose latest version is judged and kept like a deployed one. */
@@ -89,65 +50,8 @@ export interface Published {
   content: string
 }
 
-// Changes from the verified document to a draft that a store built for the former may not do: a request
-// it must now refuse or newly accept, an answer it must now narrow, a status or a field it must now send.
-const asksMoreOfStore = new Set<RuleId>([
-  'operation-added',
-  'webhook-added',
-  'security-added',
-  'security-changed',
-  'security-relaxed',
-  'request-parameter-required-added',
-  'request-parameter-added',
-  'request-parameter-optional',
-  'request-body-required',
-  'request-body-optional',
-  'request-content-type-added',
-  'request-property-required-added',
-  'request-property-added',
-  'request-property-optional',
-  'request-property-rejected',
-  'request-type-narrowed',
-  'request-type-widened',
-  'request-format-narrowed',
-  'request-format-widened',
-  'request-enum-narrowed',
-  'request-enum-widened',
-  'request-pattern-narrowed',
-  'request-pattern-widened',
-  'request-bound-narrowed',
-  'request-bound-widened',
-  'request-additional-properties-narrowed',
-  'request-additional-properties-widened',
-  'response-status-added',
-  'response-header-required',
-  'response-property-required',
-  'response-type-narrowed',
-  'response-format-narrowed',
-  'response-enum-narrowed',
-  'response-constraint-narrowed',
-])
-
-const CACHE_SIZE = 4096
-
-/** A map that forgets its oldest entry past a size: contents are immutable, so a hit is always right. */
-class Bounded<V> extends Map<string, V> {
-  async remember(key: string, make: () => Promise<V>): Promise<V> {
-    const found = this.get(key)
-    if (found !== undefined) return found
-    const made = await make()
-    if (this.size >= CACHE_SIZE) this.delete(this.keys().next().value as string)
-    this.set(key, made)
-    return made
-  }
-}
-
-const VERSION_COLUMNS = `v.id, a.name AS application, a.kind, v.version, v.branch, v.content_hash, v.created_at`
-
 export class Broker {
-  private readonly contracts = new Bounded<ConsumerContract>()
-  private readonly documents = new Bounded<Document>()
-  private readonly judged = new Bounded<ConsumerFinding[]>()
+  private readonly judgments: Judgments
   readonly mainBranches: string[]
   readonly keepDays: number
   private readonly now: () => Date
@@ -156,6 +60,7 @@ export class Broker {
     readonly db: Db,
     options: BrokerOptions = {},
   ) {
+    this.judgments = new Judgments(db)
     this.mainBranches = options.mainBranches ?? ['main', 'master']
     this.keepDays = options.keepDays ?? 90
     this.now = options.now ?? (() => new Date())
@@ -548,74 +453,10 @@ export class Broker {
   }
 
   async content(hash: string): Promise<{ kind: 'contract' | 'document'; body: string }> {
-    const [row] = await this.db.all<{ kind: 'contract' | 'document'; body: string }>(
-      'SELECT kind, body FROM contents WHERE hash = ?',
-      [hash],
-    )
-    if (!row) throw new HttpError(404, `there is no contract or document with the hash ${hash}`)
-    return row
+    return storedContent(this.db, hash)
   }
 
-  private async contractOf(hash: string): Promise<ConsumerContract> {
-    return this.contracts.remember(hash, async () => parseContract((await this.content(hash)).body))
-  }
-
-  private async documentOf(hash: string): Promise<Document> {
-    return this.documents.remember(hash, async () => documentOf((await this.content(hash)).body))
-  }
-
-  /**
-   * What a document does to a contract: the gate's judge, once per pair of contents, kept in memory and
-   * in the store (written by flush()), so that a broker just started, or another instance, need not
-   * judge it again.
-   */
-  private async judge(contractHash: string, documentHash: string): Promise<ConsumerFinding[]> {
-    return this.judged.remember(`${contractHash}:${documentHash}`, async () => {
-      const [kept] = await this.db.all<{ findings: string }>(
-        'SELECT findings FROM judgments WHERE contract_hash = ? AND document_hash = ?',
-        [contractHash, documentHash],
-      )
-      if (kept) return JSON.parse(kept.findings) as ConsumerFinding[]
-      const findings = judgeConsumer(await this.contractOf(contractHash), await this.documentOf(documentHash))
-      this.unsaved.push([contractHash, documentHash, JSON.stringify(findings)])
-      return findings
-    })
-  }
-
-  private unsaved: [string, string, string][] = []
-
-  /** Writes the judgments made since the last flush, in one transaction. */
-  async flush(): Promise<void> {
-    const rows = this.unsaved
-    this.unsaved = []
-    if (!rows.length) return
-    await this.db.transaction(async (sql) => {
-      for (const row of rows)
-        await sql.run(
-          'INSERT INTO judgments (contract_hash, document_hash, findings) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
-          row,
-        )
-    })
-  }
-
-  /**
-   * Judges a version just published or deployed against what it will be asked about: a store version
-   * against every running consumer, a consumer version against every running store version. A cache
-   * only: what fails here is judged again when asked.
-   */
-  private async prejudge(version: VersionRow): Promise<void> {
-    try {
-      if (version.kind === 'store')
-        for (const consumer of await this.runningConsumers())
-          await this.judge(consumer.content_hash, version.content_hash)
-      else
-        for (const store of await this.runningStores())
-          await this.judge(version.content_hash, store.content_hash)
-      await this.flush()
-    } catch {
-      this.unsaved = []
-    }
-  }
+  // ---- What runs --------------------------------------------------------------------------------
 
   /** The latest verification of a store version against the document it serves. */
   private async verification(version: VersionRow): Promise<boolean | undefined> {
@@ -626,7 +467,7 @@ export class Broker {
     return row === undefined ? undefined : Number(row.passed) === 1
   }
 
-  /** The versions live in an environment: deployed, and released (unless `deployedOnly`). */
+  /** The versions live in an environment, deployed or released, each saying which (`how`). */
   private async live(environment: number, kind: Kind): Promise<(VersionRow & { how: string })[]> {
     return (
       await this.db.all<VersionRow & { how: string }>(
@@ -642,79 +483,6 @@ export class Broker {
       )
     ).map((row) => ({ ...row, id: Number(row.id) }))
   }
-
-  // ---- can-i-deploy -----------------------------------------------------------------------------
-
-  async canIDeploy(application: string, version: string, to: string): Promise<CanIDeploy> {
-    const asked = await this.version(application, version)
-    const environment = await this.environment(to)
-    const reasons: string[] = []
-    const rows: Row[] = []
-    let unknown = false
-    let no = false
-    const row = async (consumer: VersionRow, store: VersionRow, verified: boolean | undefined) => {
-      const findings = await this.judge(consumer.content_hash, store.content_hash)
-      const compatible = !findings.some((f) => f.class === 'breaking')
-      rows.push({
-        consumer: consumer.application,
-        consumerVersion: consumer.version,
-        store: store.application,
-        storeVersion: store.version,
-        compatible,
-        verified: verified === true,
-        findings,
-      })
-      if (!compatible) {
-        no = true
-        const first = findings.find((f) => f.class === 'breaking')
-        reasons.push(
-          `${store.application} ${short(store.version)}'s document breaks ${consumer.application} ${short(consumer.version)}: ${first?.operation} ${first?.where}: ${first?.detail}`,
-        )
-      }
-    }
-    const verifiedOrWhy = async (store: VersionRow): Promise<boolean | undefined> => {
-      const verified = await this.verification(store)
-      if (verified === undefined) {
-        unknown = true
-        reasons.push(`${store.application} ${short(store.version)} has no verification for its document`)
-      } else if (!verified) {
-        no = true
-        reasons.push(
-          `${store.application} ${short(store.version)} failed its verification against its document`,
-        )
-      }
-      return verified
-    }
-    if (asked.kind === 'consumer') {
-      const stores = (await this.live(environment, 'store')).filter((s) => s.how === 'deployed')
-      if (stores.length === 0) {
-        unknown = true
-        reasons.push(`no store version is deployed in ${to}`)
-      }
-      for (const store of stores) await row(asked, store, await verifiedOrWhy(store))
-    } else {
-      const verified = await verifiedOrWhy(asked)
-      const consumers = await this.live(environment, 'consumer')
-      const seen = new Set<string>()
-      for (const consumer of consumers) {
-        const key = `${consumer.application}\0${consumer.version}`
-        if (seen.has(key)) continue
-        seen.add(key)
-        await row(consumer, asked, verified)
-      }
-    }
-    const answer: Answer = no ? 'no' : unknown ? 'unknown' : 'yes'
-    if (answer === 'yes')
-      reasons.push(
-        rows.length === 0
-          ? `no consumer is deployed or released in ${to}: nothing ${application} ${short(version)} could break`
-          : `every row is compatible and verified`,
-      )
-    await this.flush()
-    return { answer, reasons, rows }
-  }
-
-  // ---- check-document ---------------------------------------------------------------------------
 
   /** The consumer versions a draft must serve: deployed or released anywhere, and each main branch's latest. */
   private async runningConsumers(): Promise<(VersionRow & { where: string[] })[]> {
@@ -755,87 +523,6 @@ export class Broker {
     )
   }
 
-  /** A draft of the document judged against what runs; nothing is stored. */
-  async checkDocument(body: string): Promise<DraftCheck> {
-    const { document } = readDocument(body)
-    const draft = documentOf(JSON.stringify(document))
-    const consumers: DraftConsumer[] = []
-    for (const consumer of await this.runningConsumers()) {
-      const findings = judgeConsumer(await this.contractOf(consumer.content_hash), draft)
-      consumers.push({
-        consumer: consumer.application,
-        version: consumer.version,
-        where: consumer.where,
-        compatible: !findings.some((f) => f.class === 'breaking'),
-        findings,
-      })
-    }
-    const verificationNeeded: DraftCheck['verificationNeeded'] = []
-    for (const environment of await this.environments()) {
-      const id = await this.environment(environment.name)
-      for (const store of (await this.live(id, 'store')).filter((s) => s.how === 'deployed')) {
-        if ((await this.verification(store)) !== true) continue
-        const changes = diffDocuments(await this.documentOf(store.content_hash), draft).filter((c) =>
-          asksMoreOfStore.has(c.rule),
-        )
-        if (changes.length)
-          verificationNeeded.push({
-            environment: environment.name,
-            store: store.application,
-            version: store.version,
-            changes,
-          })
-      }
-    }
-    const broken = consumers.filter((c) => !c.compatible)
-    const reasons = broken.map((c) => {
-      const first = c.findings.find((f) => f.class === 'breaking')
-      return `the draft breaks ${c.consumer} ${short(c.version)} (${c.where.join(', ')}): ${first?.operation} ${first?.where}: ${first?.detail}`
-    })
-    if (consumers.length === 0)
-      reasons.push('no consumer is deployed, released or on a main branch: the draft breaks none')
-    else if (!broken.length)
-      reasons.push(
-        `the draft serves all ${consumers.length} consumer versions that run or are on a main branch`,
-      )
-    for (const need of verificationNeeded)
-      reasons.push(
-        `${need.store} ${short(need.version)} in ${need.environment} was verified against a document that asks less (${need.changes.length} change${need.changes.length === 1 ? '' : 's'}): verify it against the draft before it serves it`,
-      )
-    return { answer: broken.length ? 'no' : 'yes', reasons, consumers, verificationNeeded }
-  }
-
-  // ---- The matrix and the index -----------------------------------------------------------------
-
-  /** Each running consumer version against each running or main store version. */
-  async matrix(): Promise<Row[]> {
-    const consumers = await this.runningConsumers()
-    const stores = new Map<number, VersionRow>()
-    for (const environment of await this.environments())
-      for (const store of await this.live(await this.environment(environment.name), 'store'))
-        stores.set(store.id, store)
-    for (const store of await this.mainLatest('store'))
-      stores.set(Number(store.id), { ...store, id: Number(store.id) })
-    const rows: Row[] = []
-    for (const store of stores.values()) {
-      const verified = (await this.verification(store)) === true
-      for (const consumer of consumers) {
-        const findings = await this.judge(consumer.content_hash, store.content_hash)
-        rows.push({
-          consumer: consumer.application,
-          consumerVersion: consumer.version,
-          store: store.application,
-          storeVersion: store.version,
-          compatible: !findings.some((f) => f.class === 'breaking'),
-          verified,
-          findings,
-        })
-      }
-    }
-    await this.flush()
-    return rows
-  }
-
   /** The store versions deployed or released anywhere, and each main branch's latest. */
   private async runningStores(): Promise<VersionRow[]> {
     const stores = new Map<number, VersionRow>()
@@ -847,7 +534,116 @@ export class Broker {
     return [...stores.values()]
   }
 
-  /** Who runs what: each environment's deployed and released versions. */
+  /** Each consumer version a draft must serve, with its contract. */
+  private async runningContracts(): Promise<
+    { consumer: VersionRow & { where: string[] }; contract: ConsumerContract }[]
+  > {
+    const out: { consumer: VersionRow & { where: string[] }; contract: ConsumerContract }[] = []
+    for (const consumer of await this.runningConsumers())
+      out.push({ consumer, contract: await this.judgments.contract(consumer.content_hash) })
+    return out
+  }
+
+  /**
+   * Judges a version just published or deployed against what it will be asked about: a store version
+   * against every running consumer, a consumer version against every running store version. A cache
+   * only: what fails here is judged again when asked.
+   */
+  private async prejudge(version: VersionRow): Promise<void> {
+    try {
+      if (version.kind === 'store')
+        await this.judgments.findingsOf(
+          (await this.runningConsumers()).map((c) => ({
+            contract: c.content_hash,
+            document: version.content_hash,
+          })),
+        )
+      else
+        for (const store of await this.runningStores())
+          await this.judgments.findings(version.content_hash, store.content_hash)
+      await this.judgments.flush()
+    } catch {
+      this.judgments.discard()
+    }
+  }
+
+  // ---- Answers: the facts gathered, the rules in can-i-deploy.ts and uses.ts -------------------
+
+  async canIDeploy(application: string, version: string, to: string): Promise<CanIDeploy> {
+    const asked = await this.version(application, version)
+    const environment = await this.environment(to)
+    const stores: Weighed[] = []
+    if (asked.kind === 'consumer') {
+      for (const store of (await this.live(environment, 'store')).filter((s) => s.how === 'deployed'))
+        stores.push({
+          store,
+          verified: await this.verification(store),
+          consumers: [
+            {
+              consumer: asked,
+              findings: await this.judgments.findings(asked.content_hash, store.content_hash),
+            },
+          ],
+        })
+    } else {
+      // A consumer version both deployed and released there is weighed once.
+      const seen = new Set<string>()
+      const live = (await this.live(environment, 'consumer')).filter((consumer) => {
+        const key = `${consumer.application}\0${consumer.version}`
+        if (seen.has(key)) return false
+        seen.add(key)
+        return true
+      })
+      const findings = await this.judgments.findingsOf(
+        live.map((consumer) => ({ contract: consumer.content_hash, document: asked.content_hash })),
+      )
+      stores.push({
+        store: asked,
+        verified: await this.verification(asked),
+        consumers: live.map((consumer, i) => ({ consumer, findings: findings[i] ?? [] })),
+      })
+    }
+    await this.judgments.flush()
+    return canIDeploy(asked, to, stores)
+  }
+
+  /** A draft of the document judged against what runs; nothing is stored. */
+  async checkDocument(body: string): Promise<DraftCheck> {
+    const { document } = readDocument(body)
+    const draft = documentOf(JSON.stringify(document))
+    const consumers = await this.runningContracts()
+    const verifiedStores: Parameters<typeof checkDraft>[2] = []
+    for (const environment of await this.environments()) {
+      const id = await this.environment(environment.name)
+      for (const store of (await this.live(id, 'store')).filter((s) => s.how === 'deployed'))
+        if ((await this.verification(store)) === true)
+          verifiedStores.push({
+            environment: environment.name,
+            store,
+            document: await this.judgments.document(store.content_hash),
+          })
+    }
+    return checkDraft(draft, consumers, verifiedStores)
+  }
+
+  /** Each running consumer version against each running or main store version. */
+  async matrix(): Promise<Row[]> {
+    const consumers = await this.runningConsumers()
+    const rows: Row[] = []
+    for (const store of await this.runningStores()) {
+      const verified = (await this.verification(store)) === true
+      const findings = await this.judgments.findingsOf(
+        consumers.map((c) => ({ contract: c.content_hash, document: store.content_hash })),
+      )
+      consumers.forEach((consumer, i) => {
+        rows.push(rowOf(consumer, store, verified, findings[i] ?? []))
+      })
+    }
+    await this.judgments.flush()
+    return rows
+  }
+
+  /** Who runs what: each environment's deployed and released versions, each with its state. */
   async byEnvironment() {
     const out: {
       environment: string
@@ -859,44 +655,25 @@ export class Broker {
       const stores = await this.live(id, 'store')
       const deployed = stores.filter((s) => s.how === 'deployed')
       const versions: (VersionRow & { how: string; state: string; ok: boolean | undefined })[] = []
-      for (const store of stores) {
-        const verified = await this.verification(store)
-        versions.push({
-          ...store,
-          ...(verified === undefined
-            ? { state: 'no verification for its document', ok: undefined }
-            : { state: verified ? 'verified' : 'failed its verification', ok: verified }),
-        })
-      }
-      // A consumer's state: what can-i-deploy would say of it against the store deployed beside it.
+      for (const store of stores) versions.push({ ...store, ...storeState(await this.verification(store)) })
       for (const consumer of await this.live(id, 'consumer')) {
-        if (!deployed.length) {
-          versions.push({ ...consumer, state: 'no store version deployed here', ok: undefined })
-          continue
-        }
-        const broken: string[] = []
+        const beside: Parameters<typeof consumerState>[0] = []
         for (const store of deployed)
-          if (
-            (await this.judge(consumer.content_hash, store.content_hash)).some((f) => f.class === 'breaking')
-          )
-            broken.push(`${store.application} ${short(store.version)}`)
-        versions.push({
-          ...consumer,
-          ...(broken.length
-            ? { state: `not served by ${broken.join(', ')}`, ok: false }
-            : { state: 'served by the store deployed here', ok: true }),
-        })
+          beside.push({
+            store,
+            findings: await this.judgments.findings(consumer.content_hash, store.content_hash),
+          })
+        versions.push({ ...consumer, ...consumerState(beside) })
       }
       out.push({ environment: environment.name, production: environment.production, versions })
     }
-    await this.flush()
+    await this.judgments.flush()
     return out
   }
 
   /**
-   * "Who uses this": every operation, parameter, status and field of the store's document (the one
-   * deployed in production, else the latest on a main branch), with the running consumer versions
-   * whose contracts use it.
+   * "Who uses this" for the store's document: the one deployed in production, else the latest on a
+   * main branch.
    */
   async uses(): Promise<{ document?: string; entries: { place: string; users: string[] }[] }> {
     let store: VersionRow | undefined
@@ -907,20 +684,8 @@ export class Broker {
         )
     store ??= (await this.mainLatest('store'))[0]
     if (!store) return { entries: [] }
-    const users = new Map<string, Set<string>>()
-    for (const consumer of await this.runningConsumers()) {
-      const who = `${consumer.application} ${short(consumer.version)} (${consumer.where.join(', ')})`
-      for (const place of placesOf(await this.contractOf(consumer.content_hash)))
-        (users.get(place) ?? users.set(place, new Set()).get(place))?.add(who)
-    }
-    const document = await this.documentOf(store.content_hash)
-    return {
-      document: `${store.application} ${store.version}`,
-      entries: documentPlaces(document).map((place) => ({
-        place,
-        users: [...(users.get(place) ?? [])].sort(),
-      })),
-    }
+    const consumers = await this.runningContracts()
+    return usesOf(store, await this.judgments.document(store.content_hash), consumers)
   }
 
   // ---- Clean-up ---------------------------------------------------------------------------------
@@ -932,30 +697,7 @@ export class Broker {
   async cleanUp(
     keepDays = this.keepDays,
   ): Promise<{ versions: number; contents: number; verifications: number }> {
-    const before = new Date(this.now().getTime() - keepDays * 86_400_000).toISOString()
-    const marks = this.mainBranches.map(() => '?').join(', ')
-    return this.db.transaction(async (sql) => {
-      const versions = await sql.run(
-        `DELETE FROM versions WHERE created_at < ?
-           AND id NOT IN (SELECT version_id FROM deployments WHERE ended_at IS NULL)
-           AND id NOT IN (SELECT version_id FROM releases WHERE ended_at IS NULL)
-           AND id NOT IN (
-             SELECT (SELECT v2.id FROM versions v2 WHERE v2.application_id = v.application_id AND v2.branch = v.branch
-                     ORDER BY v2.created_at DESC, v2.id DESC LIMIT 1)
-             FROM versions v WHERE v.branch IN (${marks}))`,
-        [before, ...this.mainBranches],
-      )
-      // A kept version's verifications: its latest 20 tell its story; the rest only grow the matrix.
-      const verifications = await sql.run(
-        `DELETE FROM verifications WHERE id IN (
-           SELECT id FROM (SELECT id, ROW_NUMBER() OVER (PARTITION BY version_id ORDER BY id DESC) AS n FROM verifications) ranked
-           WHERE n > 20)`,
-      )
-      const contents = await sql.run(
-        'DELETE FROM contents WHERE hash NOT IN (SELECT content_hash FROM versions)',
-      )
-      return { versions, contents, verifications }
-    })
+    return cleanUp(this.db, new Date(this.now().getTime() - keepDays * 86_400_000), this.mainBranches)
   }
 }
 
@@ -982,67 +724,4 @@ function checkReport(value: unknown): {
   if (!Array.isArray(report.promises)) throw wrong('"promises" must be a list')
   if (report.seed !== undefined && typeof report.seed !== 'number') throw wrong('"seed" must be a number')
   return report as never
-}
-
-/** A schema with every allOf merged in, all the way down, as readPaths reads it. */
-function merged(schema: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
-  if (!schema) return undefined
-  const flat = flatten(schema)
-  const items = schema.items as Record<string, unknown> | undefined
-  return {
-    properties: Object.fromEntries(Object.entries(flat.properties).map(([k, v]) => [k, merged(v)])),
-    ...(items ? { items: merged(items) } : {}),
-  }
-}
-
-const methodOrder: Method[] = ['get', 'put', 'post', 'delete', 'patch']
-
-/** The places a contract uses, in the words documentPlaces gives them. */
-function placesOf(contract: ConsumerContract): string[] {
-  const out: string[] = []
-  for (const [path, item] of Object.entries(contract.paths))
-    for (const [method, operation] of Object.entries(item)) {
-      const op = `${method.toUpperCase()} ${path}`
-      out.push(op)
-      for (const p of operation.parameters ?? []) out.push(`${op} ${p.in} parameter ${p.name}`)
-      for (const media of Object.values(operation.requestBody?.content ?? {}))
-        for (const field of readPaths(media.schema)) out.push(`${op} request body: ${field}`)
-      for (const [status, response] of Object.entries(operation.responses)) {
-        out.push(`${op} ${status}`)
-        for (const media of Object.values(response.content ?? {}))
-          for (const field of readPaths(media.schema)) out.push(`${op} ${status}: ${field}`)
-      }
-    }
-  return out
-}
-
-/** Every operation, parameter, request field, status and answer field of a document, in its order. */
-function documentPlaces(document: Document): string[] {
-  const out: string[] = []
-  for (const [path, item] of Object.entries(document.paths ?? {})) {
-    const shared = ((item as { parameters?: unknown[] }).parameters ?? []) as { in: string; name: string }[]
-    for (const method of methodOrder) {
-      const operation = (item as Record<string, unknown>)[method] as
-        | {
-            parameters?: { in: string; name: string }[]
-            requestBody?: { content?: Record<string, { schema?: Record<string, unknown> }> }
-            responses?: Record<string, { content?: Record<string, { schema?: Record<string, unknown> }> }>
-          }
-        | undefined
-      if (!operation) continue
-      const op = `${method.toUpperCase()} ${path}`
-      out.push(op)
-      for (const p of [...shared, ...(operation.parameters ?? [])])
-        out.push(`${op} ${p.in} parameter ${p.name}`)
-      const fields = (content: Record<string, { schema?: Record<string, unknown> }> | undefined) => [
-        ...new Set(Object.values(content ?? {}).flatMap((m) => readPaths(merged(m.schema)))),
-      ]
-      for (const field of fields(operation.requestBody?.content)) out.push(`${op} request body: ${field}`)
-      for (const [status, response] of Object.entries(operation.responses ?? {})) {
-        out.push(`${op} ${status}`)
-        for (const field of fields(response.content)) out.push(`${op} ${status}: ${field}`)
-      }
-    }
-  }
-  return out
 }

@@ -1,5 +1,6 @@
 // What the broker keeps of a contract or a document: its text in one canonical form (keys sorted), so
-// that the same content published twice is stored once, under the hash of that text.
+// that the same content published twice is stored once, under the hash of that text; and that text read
+// back.
 import { createHash } from 'node:crypto'
 import {
   type ConsumerContract,
@@ -9,6 +10,7 @@ import {
   parseContract,
   serializeContract,
 } from '@plant-store/core'
+import type { Sql } from './db.js'
 
 export const hashOf = (text: string) => createHash('sha256').update(text).digest('hex')
 
@@ -83,3 +85,16 @@ const big = (_key: string, value: unknown) => (typeof value === 'bigint' ? value
 
 /** A stored document, read back and dereferenced, as the judge takes it. */
 export const documentOf = (text: string): Document => dereference(JSON.parse(text) as Document)
+
+/** A stored contract or document by its hash; 404 when the store has none. */
+export async function storedContent(
+  sql: Sql,
+  hash: string,
+): Promise<{ kind: 'contract' | 'document'; body: string }> {
+  const [row] = await sql.all<{ kind: 'contract' | 'document'; body: string }>(
+    'SELECT kind, body FROM contents WHERE hash = ?',
+    [hash],
+  )
+  if (!row) throw new HttpError(404, `there is no contract or document with the hash ${hash}`)
+  return row
+}
