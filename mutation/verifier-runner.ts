@@ -4,8 +4,9 @@
 // Loaded by Stryker with Node's own type stripping, never through tsx: the verifier and the
 // `@plant-store/core` it judges with must be the original build, not the sandbox's mutated sources.
 import { type ChildProcess, fork } from 'node:child_process'
-import { relative } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { createRequire } from 'node:module'
+import { isAbsolute, relative } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { MutantCoverage, StrykerOptions } from '@stryker-mutator/api/core'
 import type { Logger } from '@stryker-mutator/api/logging'
 import { commonTokens, declareClassPlugin, PluginKind, tokens } from '@stryker-mutator/api/plugin'
@@ -20,7 +21,7 @@ import {
   type TestRunner,
   TestStatus,
 } from '@stryker-mutator/api/test-runner'
-import type { StoreReply, StoreRequest } from './store.js'
+import type { StoreReply, StoreRequest } from './store-protocol.js'
 
 /** The verifier's layers, Stryker's tests here; `concurrency` last, as a run orders them. */
 export const LAYERS = ['examples', 'generated', 'stateful', 'security', 'concurrency'] as const
@@ -30,6 +31,8 @@ export type Layer = (typeof LAYERS)[number]
 export interface VerifierRunnerOptions {
   /** The store's script (store.ts by default), run with `node --import tsx` in the sandbox. */
   store?: string
+  /** The directory Stryker mutates in (the working directory by default): the judge's core must be outside it. */
+  sandbox?: string
   /** The verifier's sizes: small and fixed, so that every mutant meets the same requests. */
   requests?: number
   sequences?: number
@@ -46,6 +49,7 @@ export const strykerValidationSchema = {
       type: 'object',
       properties: {
         store: { type: 'string' },
+        sandbox: { type: 'string' },
         requests: { type: 'integer', minimum: 0 },
         sequences: { type: 'integer', minimum: 0 },
         seed: { type: 'integer' },
@@ -61,7 +65,7 @@ const DEFAULTS = { requests: 60, sequences: 8, seed: 20261202 }
 export type Judge = (baseUrl: string, layer: Layer) => Promise<string | undefined>
 
 /** The original verifier, judging the store at `baseUrl` with the kit's profile and one layer. */
-export function verifierJudge(sizes: Required<Omit<VerifierRunnerOptions, 'store'>>): Judge {
+export function verifierJudge(sizes: { requests: number; sequences: number; seed: number }): Judge {
   return async (baseUrl, layer) => {
     const { verify } = await import('@plant-store/verify')
     const results = await verify({
@@ -76,6 +80,20 @@ export function verifierJudge(sizes: Required<Omit<VerifierRunnerOptions, 'store
     const stopped = results.stopped.map((s) => `${s.layer} could not go on: ${s.reason}`)
     return [...stopped, ...failures].join('\n\n').slice(0, 4000) || results.verdict()
   }
+}
+
+/**
+ * The verifier must judge with the original `@plant-store/core`: a mutant of core that changed the
+ * judge's own reading of the document would be judged by itself. The store reports where its core
+ * came from; the judge's must be another file, outside the sandbox. Says what is wrong, if anything.
+ */
+export function judgeProblem(judgeCore: string, storeCore: string, sandbox: string): string | undefined {
+  if (judgeCore === storeCore) return `the verifier and the store load one @plant-store/core (${judgeCore})`
+  const where = relative(sandbox, fileURLToPath(judgeCore))
+  if (!where.startsWith('..') && !isAbsolute(where)) {
+    return `the verifier's @plant-store/core (${judgeCore}) is in the sandbox ${sandbox}, where it may be mutated`
+  }
+  return undefined
 }
 
 /** The store's child process and its reply stream. */
@@ -151,6 +169,7 @@ export class VerifierTestRunner implements TestRunner {
   /** The last run may have left the store in a state a correct store never reaches. */
   private dirty = false
   private readonly script: string
+  private readonly sandbox: string
   private readonly judge: Judge
   private readonly log: Pick<Logger, 'debug'>
 
@@ -158,7 +177,9 @@ export class VerifierTestRunner implements TestRunner {
     this.log = log
     const own = (options.verifier ?? {}) as VerifierRunnerOptions
     this.script = own.store ?? fileURLToPath(new URL('./store.ts', import.meta.url))
-    this.judge = judge ?? verifierJudge({ ...DEFAULTS, ...own })
+    this.sandbox = own.sandbox ?? process.cwd()
+    const { requests, sequences, seed } = { ...DEFAULTS, ...own }
+    this.judge = judge ?? verifierJudge({ requests, sequences, seed })
   }
 
   capabilities() {
@@ -171,20 +192,10 @@ export class VerifierTestRunner implements TestRunner {
     this.checkJudgeIsOriginal()
   }
 
-  /**
-   * The verifier must judge with the original `@plant-store/core`: a mutant of core that changed the
-   * judge's own reading of the document would be judged by itself. The store reports where its core
-   * came from; the runner's must be another file, outside the sandbox it runs in.
-   */
   private checkJudgeIsOriginal(): void {
-    const judgeCore = import.meta.resolve('@plant-store/core')
-    const sandbox = process.cwd()
-    const inside = !relative(sandbox, fileURLToPath(judgeCore)).startsWith('..')
-    if (judgeCore === this.store?.coreUrl || inside) {
-      throw new Error(
-        `the verifier's @plant-store/core (${judgeCore}) is the store's, or in the sandbox ${sandbox}`,
-      )
-    }
+    const judgeCore = pathToFileURL(createRequire(import.meta.url).resolve('@plant-store/core')).href
+    const problem = judgeProblem(judgeCore, this.store?.coreUrl ?? '', this.sandbox)
+    if (problem) throw new Error(problem)
     this.log.debug(`store core: ${this.store?.coreUrl}; verifier core: ${judgeCore}`)
   }
 
