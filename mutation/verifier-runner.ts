@@ -31,6 +31,11 @@ export type Layer = (typeof LAYERS)[number]
 export interface VerifierRunnerOptions {
   /** The store's script (store.ts by default), run with `node --import tsx` in the sandbox. */
   store?: string
+  /**
+   * Rebuild the store for a static mutant in a new child (true, the default), or say the runner cannot
+   * (false): Stryker then starts a new runner process for each, which costs more (see the README).
+   */
+  reloadEnvironment?: boolean
   /** The directory Stryker mutates in (the working directory by default): the judge's core must be outside it. */
   sandbox?: string
   /** The verifier's sizes: small and fixed, so that every mutant meets the same requests. */
@@ -50,6 +55,7 @@ export const strykerValidationSchema = {
       properties: {
         store: { type: 'string' },
         sandbox: { type: 'string' },
+        reloadEnvironment: { type: 'boolean' },
         requests: { type: 'integer', minimum: 0 },
         sequences: { type: 'integer', minimum: 0 },
         seed: { type: 'integer' },
@@ -96,6 +102,9 @@ export function judgeProblem(judgeCore: string, storeCore: string, sandbox: stri
   return undefined
 }
 
+/** Not a mutant's doing: the run itself is wrong, and stops. */
+class JudgeNotOriginal extends Error {}
+
 /** The store's child process and its reply stream. */
 class Store {
   private readonly child: ChildProcess
@@ -119,6 +128,8 @@ class Store {
       env,
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     })
+    // A send to a store that has just exited fails through its callback (ask); not as an uncaught event.
+    child.on('error', () => {})
     let stderr = ''
     child.stderr?.on('data', (chunk: Buffer) => {
       stderr = (stderr + chunk.toString()).slice(-4000)
@@ -136,17 +147,29 @@ class Store {
     return new Store(child, reply.url, reply.coreUrl)
   }
 
-  /** Sends one request and waits for its reply; a store that exits first is an error. */
+  /** Sends one request and waits for its reply; a store that is gone, or exits first, is an error. */
   ask(request: StoreRequest): Promise<StoreReply> {
     return new Promise((resolve, reject) => {
-      const onExit = (code: number | null) => reject(new Error(`the store exited (${code})`))
-      this.child.once('exit', onExit)
-      this.child.once('message', (message: StoreReply) => {
+      if (!this.child.connected) return reject(new Error('the store exited'))
+      const onExit = (code: number | null) => fail(new Error(`the store exited (${code})`))
+      const onMessage = (message: StoreReply) => {
         this.child.off('exit', onExit)
         resolve(message)
-      })
-      this.child.send(request)
+      }
+      const fail = (error: Error) => {
+        this.child.off('exit', onExit)
+        this.child.off('message', onMessage)
+        reject(error)
+      }
+      this.child.once('exit', onExit)
+      this.child.once('message', onMessage)
+      this.child.send(request, (error) => error && fail(error))
     })
+  }
+
+  /** `ask`, for what a store a mutant crashed need not answer: undefined then. */
+  async tryAsk(request: StoreRequest): Promise<StoreReply | undefined> {
+    return this.ask(request).catch(() => undefined)
   }
 
   get alive(): boolean {
@@ -168,8 +191,10 @@ export class VerifierTestRunner implements TestRunner {
   private loadedWith: string | undefined
   /** The last run may have left the store in a state a correct store never reaches. */
   private dirty = false
+  private checked = false
   private readonly script: string
   private readonly sandbox: string
+  private readonly reloads: boolean
   private readonly judge: Judge
   private readonly log: Pick<Logger, 'debug'>
 
@@ -178,30 +203,35 @@ export class VerifierTestRunner implements TestRunner {
     const own = (options.verifier ?? {}) as VerifierRunnerOptions
     this.script = own.store ?? fileURLToPath(new URL('./store.ts', import.meta.url))
     this.sandbox = own.sandbox ?? process.cwd()
+    this.reloads = own.reloadEnvironment ?? true
     const { requests, sequences, seed } = { ...DEFAULTS, ...own }
     this.judge = judge ?? verifierJudge({ requests, sequences, seed })
   }
 
   capabilities() {
     // A static mutant (module load, app build) needs the store rebuilt: a new child process does it.
-    return { reloadEnvironment: true }
+    return { reloadEnvironment: this.reloads }
   }
 
   async init(): Promise<void> {
-    await this.restart(undefined)
-    this.checkJudgeIsOriginal()
+    // The store starts on the first run, with that run's static mutant if it has one: a runner Stryker
+    // starts for one static mutant builds the store once.
   }
 
   private checkJudgeIsOriginal(): void {
     const judgeCore = pathToFileURL(createRequire(import.meta.url).resolve('@plant-store/core')).href
     const problem = judgeProblem(judgeCore, this.store?.coreUrl ?? '', this.sandbox)
-    if (problem) throw new Error(problem)
+    if (problem) throw new JudgeNotOriginal(problem)
     this.log.debug(`store core: ${this.store?.coreUrl}; verifier core: ${judgeCore}`)
   }
 
   private async restart(activeMutant: string | undefined): Promise<Store> {
     await this.store?.stop()
     this.store = await Store.start(this.script, activeMutant)
+    if (!this.checked) {
+      this.checkJudgeIsOriginal()
+      this.checked = true
+    }
     this.loadedWith = activeMutant
     this.dirty = false
     return this.store
@@ -237,6 +267,7 @@ export class VerifierTestRunner implements TestRunner {
         await store.ask({ kind: 'arm', testId: undefined, activeMutant: id, hitLimit: options.hitLimit })
       }
     } catch (error) {
+      if (error instanceof JudgeNotOriginal) throw error
       // A mutant that stops the store from starting is shown by every answer the store would give.
       this.dirty = true
       return {
@@ -259,8 +290,7 @@ export class VerifierTestRunner implements TestRunner {
       ran++
       // Past its hit limit the instrumented code throws, which a layer would see as a 500: an endless
       // loop, not a kill.
-      const hits =
-        options.hitLimit !== undefined && store.alive ? await store.ask({ kind: 'coverage' }) : undefined
+      const hits = options.hitLimit === undefined ? undefined : await store.tryAsk({ kind: 'coverage' })
       if (hits?.kind === 'coverage' && (hits.hitCount ?? 0) > (options.hitLimit ?? 0)) {
         hitLimitReached = `hit limit reached (${hits.hitCount}/${options.hitLimit}) in layer ${layer}`
         break
@@ -271,8 +301,7 @@ export class VerifierTestRunner implements TestRunner {
         if (!options.disableBail) break
       }
     }
-    if (store.alive)
-      await store.ask({ kind: 'arm', testId: undefined, activeMutant: undefined, hitLimit: undefined })
+    await store.tryAsk({ kind: 'arm', testId: undefined, activeMutant: undefined, hitLimit: undefined })
     // A killed mutant may have left plants or state a correct store never has: the next run gets a fresh one.
     this.dirty = killedBy.length > 0 || isStatic || hitLimitReached !== undefined
     const duration = Date.now() - started
