@@ -1,0 +1,80 @@
+// The store's side of the runner's IPC: it switches the instrumented code's mutant and test id
+// (globalThis.__stryker__, as Stryker's instrumenter reads them) on the runner's word, and hands back
+// the coverage and hit count the instrumented code recorded.
+
+/**
+ * The store's settings: the two principals the runner's verifier is given, limits a verifier run
+ * never reaches, and no overload guard (it would measure the machine's load, not the store).
+ */
+export const STORE_ENV = {
+  DATABASE_URL: 'sqlite::memory:',
+  AUTH_TOKENS: 'alice:token-a,bob:token-b',
+  RATE_LIMIT_MAX: '100000000',
+  AUTH_FAILURE_LIMIT: '100000000',
+  OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0',
+  OVERLOAD_MAX_HEAP_USED_BYTES: '0',
+  OVERLOAD_MAX_RSS_BYTES: '0',
+}
+
+/** What the runner asks of the store; each is answered with a `StoreReply`. */
+export type StoreRequest =
+  | {
+      kind: 'arm'
+      testId: string | undefined
+      activeMutant: string | undefined
+      hitLimit: number | undefined
+    }
+  | { kind: 'coverage' }
+
+export type StoreReply =
+  | { kind: 'listening'; url: string; coreUrl: string }
+  | { kind: 'armed' }
+  | { kind: 'coverage'; coverage: unknown; hitCount: number | undefined }
+  | { kind: 'failed'; message: string }
+
+/** The instrumented code's global (Stryker's INSTRUMENTER_CONSTANTS), as far as the store touches it. */
+export interface StrykerGlobal {
+  activeMutant?: string
+  currentTestId?: string
+  mutantCoverage?: { static: Record<string, number>; perTest: Record<string, Record<string, number>> }
+  hitCount?: number
+  hitLimit?: number
+}
+
+/** The global the instrumented code reads, made if nothing made it yet. */
+export function strykerGlobal(): StrykerGlobal {
+  const g = globalThis as { __stryker__?: StrykerGlobal }
+  g.__stryker__ ??= {}
+  return g.__stryker__
+}
+
+function reply(message: StoreReply): void {
+  process.send?.(message)
+}
+
+/**
+ * Serves the runner once `start` has the store listening: `start` resolves with its URL and where its
+ * `@plant-store/core` was loaded from. A store that cannot start says why and exits.
+ */
+export async function serveRunner(start: () => Promise<{ url: string; coreUrl: string }>): Promise<void> {
+  const stryker = strykerGlobal()
+  process.on('message', (message: StoreRequest) => {
+    if (message.kind === 'arm') {
+      stryker.currentTestId = message.testId
+      stryker.activeMutant = message.activeMutant
+      stryker.hitLimit = message.hitLimit
+      stryker.hitCount = message.hitLimit === undefined ? undefined : 0
+      reply({ kind: 'armed' })
+    } else {
+      reply({ kind: 'coverage', coverage: stryker.mutantCoverage, hitCount: stryker.hitCount })
+    }
+  })
+  // The runner going away (Stryker ends its process, or it crashes) ends the store too.
+  process.on('disconnect', () => process.exit(0))
+  try {
+    reply({ kind: 'listening', ...(await start()) })
+  } catch (error) {
+    reply({ kind: 'failed', message: (error as Error).stack ?? String(error) })
+    process.exit(1)
+  }
+}

@@ -1,0 +1,346 @@
+// A Stryker test runner whose "tests" are the verifier's layers: the store is built once from the
+// sandbox's instrumented sources (store.ts, in a child process), mutants are switched on at run time,
+// and a mutant is killed when a verifier run against the mutated store fails.
+// Loaded by Stryker with Node's own type stripping, never through tsx: the verifier and the
+// `@plant-store/core` it judges with must be the original build, not the sandbox's mutated sources.
+import { type ChildProcess, fork } from 'node:child_process'
+import { createRequire } from 'node:module'
+import { isAbsolute, relative } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import type { MutantCoverage, StrykerOptions } from '@stryker-mutator/api/core'
+import type { Logger } from '@stryker-mutator/api/logging'
+import { commonTokens, declareClassPlugin, PluginKind, tokens } from '@stryker-mutator/api/plugin'
+import {
+  type DryRunOptions,
+  type DryRunResult,
+  DryRunStatus,
+  type MutantRunOptions,
+  type MutantRunResult,
+  MutantRunStatus,
+  type TestResult,
+  type TestRunner,
+  TestStatus,
+} from '@stryker-mutator/api/test-runner'
+import type { StoreReply, StoreRequest } from './store-protocol.js'
+
+/** The verifier's layers, Stryker's tests here; `concurrency` last, as a run orders them. */
+export const LAYERS = ['examples', 'generated', 'stateful', 'security', 'concurrency'] as const
+export type Layer = (typeof LAYERS)[number]
+
+/** The runner's own options, `verifier` in the Stryker configuration. */
+export interface VerifierRunnerOptions {
+  /** The store's script (store.ts by default), run with `node --import tsx` in the sandbox. */
+  store?: string
+  /**
+   * Rebuild the store for a static mutant in a new child (true, the default), or say the runner cannot
+   * (false): Stryker then starts a new runner process for each, which costs more (see the README).
+   */
+  reloadEnvironment?: boolean
+  /** The directory Stryker mutates in (the working directory by default): the judge's core must be outside it. */
+  sandbox?: string
+  /** The verifier's sizes: small and fixed, so that every mutant meets the same requests. */
+  requests?: number
+  sequences?: number
+  seed?: number
+}
+
+/** Validates `verifier` in the Stryker configuration, so that Stryker knows the option. */
+export const strykerValidationSchema = {
+  $schema: 'http://json-schema.org/draft-07/schema',
+  type: 'object',
+  properties: {
+    verifier: {
+      description: 'The verifier runner: its store script and the sizes of each verifier run.',
+      type: 'object',
+      properties: {
+        store: { type: 'string' },
+        sandbox: { type: 'string' },
+        reloadEnvironment: { type: 'boolean' },
+        requests: { type: 'integer', minimum: 0 },
+        sequences: { type: 'integer', minimum: 0 },
+        seed: { type: 'integer' },
+      },
+      additionalProperties: false,
+    },
+  },
+}
+
+const DEFAULTS = { requests: 60, sequences: 8, seed: 20261202 }
+
+/** One verifier run's outcome: its failure text when it failed. */
+export type Judge = (baseUrl: string, layer: Layer) => Promise<string | undefined>
+
+/** The original verifier, judging the store at `baseUrl` with the kit's profile and one layer. */
+export function verifierJudge(sizes: { requests: number; sequences: number; seed: number }): Judge {
+  return async (baseUrl, layer) => {
+    const { verify } = await import('@plant-store/verify')
+    const results = await verify({
+      baseUrl,
+      tokens: ['token-a', 'token-b'],
+      profile: 'kit',
+      only: [layer],
+      ...sizes,
+    })
+    if (!results.failed) return undefined
+    const failures = results.distinctFailures().map((failure) => results.failureText(failure))
+    const stopped = results.stopped.map((s) => `${s.layer} could not go on: ${s.reason}`)
+    return [...stopped, ...failures].join('\n\n').slice(0, 4000) || results.verdict()
+  }
+}
+
+/**
+ * The verifier must judge with the original `@plant-store/core`: a mutant of core that changed the
+ * judge's own reading of the document would be judged by itself. The store reports where its core
+ * came from; the judge's must be another file, outside the sandbox. Says what is wrong, if anything.
+ */
+export function judgeProblem(judgeCore: string, storeCore: string, sandbox: string): string | undefined {
+  if (judgeCore === storeCore) return `the verifier and the store load one @plant-store/core (${judgeCore})`
+  const where = relative(sandbox, fileURLToPath(judgeCore))
+  if (!where.startsWith('..') && !isAbsolute(where)) {
+    return `the verifier's @plant-store/core (${judgeCore}) is in the sandbox ${sandbox}, where it may be mutated`
+  }
+  return undefined
+}
+
+/** Not a mutant's doing: the run itself is wrong, and stops. */
+class JudgeNotOriginal extends Error {}
+
+/** The store's child process and its reply stream. */
+class Store {
+  private readonly child: ChildProcess
+  readonly url: string
+  /** Where the store's `@plant-store/core` was loaded from. */
+  readonly coreUrl: string
+
+  // Node strips types only: no parameter properties here or below.
+  private constructor(child: ChildProcess, url: string, coreUrl: string) {
+    this.child = child
+    this.url = url
+    this.coreUrl = coreUrl
+  }
+
+  static async start(script: string, activeMutant: string | undefined): Promise<Store> {
+    // A static mutant is read when the module loads: the instrumented code takes it from this variable.
+    const env = { ...process.env, __STRYKER_ACTIVE_MUTANT__: activeMutant }
+    if (activeMutant === undefined) delete env.__STRYKER_ACTIVE_MUTANT__
+    const child = fork(script, [], {
+      execArgv: ['--import', 'tsx'],
+      env,
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    })
+    // A send to a store that has just exited fails through its callback (ask); not as an uncaught event.
+    child.on('error', () => {})
+    let stderr = ''
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString()).slice(-4000)
+    })
+    const reply = await new Promise<StoreReply>((resolve) => {
+      child.once('message', (message: StoreReply) => resolve(message))
+      child.once('exit', (code) =>
+        resolve({ kind: 'failed', message: `the store exited (${code}) before it listened\n${stderr}` }),
+      )
+    })
+    if (reply.kind !== 'listening') {
+      child.kill()
+      throw new Error(reply.kind === 'failed' ? reply.message : `unexpected first message: ${reply.kind}`)
+    }
+    return new Store(child, reply.url, reply.coreUrl)
+  }
+
+  /** Sends one request and waits for its reply; a store that is gone, or exits first, is an error. */
+  ask(request: StoreRequest): Promise<StoreReply> {
+    return new Promise((resolve, reject) => {
+      if (!this.child.connected) return reject(new Error('the store exited'))
+      const onExit = (code: number | null) => fail(new Error(`the store exited (${code})`))
+      const onMessage = (message: StoreReply) => {
+        this.child.off('exit', onExit)
+        resolve(message)
+      }
+      const fail = (error: Error) => {
+        this.child.off('exit', onExit)
+        this.child.off('message', onMessage)
+        reject(error)
+      }
+      this.child.once('exit', onExit)
+      this.child.once('message', onMessage)
+      this.child.send(request, (error) => error && fail(error))
+    })
+  }
+
+  /** `ask`, for what a store a mutant crashed need not answer: undefined then. */
+  async tryAsk(request: StoreRequest): Promise<StoreReply | undefined> {
+    return this.ask(request).catch(() => undefined)
+  }
+
+  get alive(): boolean {
+    return this.child.exitCode === null && this.child.signalCode === null
+  }
+
+  async stop(): Promise<void> {
+    if (!this.alive) return
+    const exited = new Promise((resolve) => this.child.once('exit', resolve))
+    this.child.kill()
+    await exited
+  }
+}
+
+export class VerifierTestRunner implements TestRunner {
+  static inject = tokens(commonTokens.logger, commonTokens.options)
+  private store: Store | undefined
+  /** The mutant the running store was loaded with (a static mutant), or undefined. */
+  private loadedWith: string | undefined
+  /** The last run may have left the store in a state a correct store never reaches. */
+  private dirty = false
+  private checked = false
+  private readonly script: string
+  private readonly sandbox: string
+  private readonly reloads: boolean
+  private readonly judge: Judge
+  private readonly log: Pick<Logger, 'debug'>
+
+  constructor(log: Pick<Logger, 'debug'>, options: StrykerOptions, judge?: Judge) {
+    this.log = log
+    const own = (options.verifier ?? {}) as VerifierRunnerOptions
+    this.script = own.store ?? fileURLToPath(new URL('./store.ts', import.meta.url))
+    this.sandbox = own.sandbox ?? process.cwd()
+    this.reloads = own.reloadEnvironment ?? true
+    const { requests, sequences, seed } = { ...DEFAULTS, ...own }
+    this.judge = judge ?? verifierJudge({ requests, sequences, seed })
+  }
+
+  capabilities() {
+    // A static mutant (module load, app build) needs the store rebuilt: a new child process does it.
+    return { reloadEnvironment: this.reloads }
+  }
+
+  async init(): Promise<void> {
+    // The store starts on the first run, with that run's static mutant if it has one: a runner Stryker
+    // starts for one static mutant builds the store once.
+  }
+
+  private checkJudgeIsOriginal(): void {
+    const judgeCore = pathToFileURL(createRequire(import.meta.url).resolve('@plant-store/core')).href
+    const problem = judgeProblem(judgeCore, this.store?.coreUrl ?? '', this.sandbox)
+    if (problem) throw new JudgeNotOriginal(problem)
+    this.log.debug(`store core: ${this.store?.coreUrl}; verifier core: ${judgeCore}`)
+  }
+
+  private async restart(activeMutant: string | undefined): Promise<Store> {
+    await this.store?.stop()
+    this.store = await Store.start(this.script, activeMutant)
+    if (!this.checked) {
+      this.checkJudgeIsOriginal()
+      this.checked = true
+    }
+    this.loadedWith = activeMutant
+    this.dirty = false
+    return this.store
+  }
+
+  async dryRun(_options: DryRunOptions): Promise<DryRunResult> {
+    // The static coverage is what the store's start reached, before any layer: a fresh store's.
+    const store =
+      this.dirty || this.loadedWith !== undefined || !this.store?.alive
+        ? await this.restart(undefined)
+        : this.store
+    const tests: TestResult[] = []
+    for (const layer of LAYERS) tests.push(await this.runLayer(store, layer))
+    await store.ask({ kind: 'arm', testId: undefined, activeMutant: undefined, hitLimit: undefined })
+    const reply = await store.ask({ kind: 'coverage' })
+    const mutantCoverage =
+      reply.kind === 'coverage' ? (reply.coverage as MutantCoverage | undefined) : undefined
+    this.dirty = tests.some((test) => test.status === TestStatus.Failed)
+    return { status: DryRunStatus.Complete, tests, mutantCoverage }
+  }
+
+  async mutantRun(options: MutantRunOptions): Promise<MutantRunResult> {
+    const id = options.activeMutant.id
+    const isStatic = options.reloadEnvironment || options.mutantActivation === 'static'
+    let store: Store
+    try {
+      if (isStatic) store = await this.restart(id)
+      else {
+        store =
+          this.dirty || this.loadedWith !== undefined || !this.store?.alive
+            ? await this.restart(undefined)
+            : this.store
+        await store.ask({ kind: 'arm', testId: undefined, activeMutant: id, hitLimit: options.hitLimit })
+      }
+    } catch (error) {
+      if (error instanceof JudgeNotOriginal) throw error
+      // A mutant that stops the store from starting is shown by every answer the store would give.
+      this.dirty = true
+      return {
+        status: MutantRunStatus.Killed,
+        killedBy: [],
+        failureMessage: (error as Error).message,
+        nrOfTests: 0,
+      }
+    }
+    const layers = (options.testFilter ?? LAYERS).filter((t): t is Layer =>
+      (LAYERS as readonly string[]).includes(t),
+    )
+    const killedBy: string[] = []
+    let failureMessage = ''
+    let ran = 0
+    const started = Date.now()
+    let hitLimitReached: string | undefined
+    for (const layer of layers) {
+      const result = await this.runLayer(store, layer, id, options.hitLimit)
+      ran++
+      // Past its hit limit the instrumented code throws, which a layer would see as a 500: an endless
+      // loop, not a kill.
+      const hits = options.hitLimit === undefined ? undefined : await store.tryAsk({ kind: 'coverage' })
+      if (hits?.kind === 'coverage' && (hits.hitCount ?? 0) > (options.hitLimit ?? 0)) {
+        hitLimitReached = `hit limit reached (${hits.hitCount}/${options.hitLimit}) in layer ${layer}`
+        break
+      }
+      if (result.status === TestStatus.Failed) {
+        killedBy.push(layer)
+        failureMessage ||= result.failureMessage
+        if (!options.disableBail) break
+      }
+    }
+    await store.tryAsk({ kind: 'arm', testId: undefined, activeMutant: undefined, hitLimit: undefined })
+    // A killed mutant may have left plants or state a correct store never has: the next run gets a fresh one.
+    this.dirty = killedBy.length > 0 || isStatic || hitLimitReached !== undefined
+    const duration = Date.now() - started
+    if (hitLimitReached) return { status: MutantRunStatus.Timeout, reason: hitLimitReached, duration }
+    if (killedBy.length)
+      return { status: MutantRunStatus.Killed, killedBy, failureMessage, nrOfTests: ran, duration }
+    return { status: MutantRunStatus.Survived, nrOfTests: ran, duration }
+  }
+
+  /** One layer, with the store told that it runs (its coverage) and which mutant is on. */
+  private async runLayer(
+    store: Store,
+    layer: Layer,
+    activeMutant?: string,
+    hitLimit?: number,
+  ): Promise<TestResult> {
+    const started = Date.now()
+    const base = { id: layer, name: `verifier layer ${layer}` }
+    let failure: string | undefined
+    try {
+      await store.ask({ kind: 'arm', testId: layer, activeMutant, hitLimit })
+      failure = await this.judge(store.url, layer)
+    } catch (error) {
+      failure = `the run could not finish: ${(error as Error).message}`
+    }
+    if (!store.alive) failure ??= 'the store exited'
+    const timeSpentMs = Date.now() - started
+    this.log.debug(
+      `${layer}${activeMutant ? ` with mutant ${activeMutant}` : ''}: ${failure ? 'failed' : 'passed'} in ${timeSpentMs} ms`,
+    )
+    return failure === undefined
+      ? { ...base, status: TestStatus.Success, timeSpentMs }
+      : { ...base, status: TestStatus.Failed, failureMessage: failure, timeSpentMs }
+  }
+
+  async dispose(): Promise<void> {
+    await this.store?.stop()
+    this.store = undefined
+  }
+}
+
+export const strykerPlugins = [declareClassPlugin(PluginKind.TestRunner, 'verifier', VerifierTestRunner)]
