@@ -33,6 +33,25 @@ const placement = {
 const read = [{ readToken: [] }]
 const write = [{ writeToken: [] }]
 
+/** A version's publish, a contract's or a document's alike: the same answers, the content told apart by the path. */
+const publish = (operationId: string, summary: string) => ({
+  operationId,
+  summary,
+  security: write,
+  parameters: [...appVersion, branch],
+  requestBody: { required: true, content: { 'application/json': { schema: object } } },
+  responses: {
+    '200': json(object, 'Published before with this content and branch: nothing changed.'),
+    '201': json(object, 'Published.'),
+    '409': {
+      ...error,
+      description: 'Published before with other content or branch; the message names the difference.',
+    },
+    '413': error,
+    ...refusals,
+  },
+})
+
 export const brokerDocument = {
   openapi: '3.1.0',
   info: {
@@ -66,42 +85,10 @@ export const brokerDocument = {
       },
     },
     '/applications/{application}/versions/{version}/contract': {
-      put: {
-        operationId: 'publishContract',
-        summary: "Publish a consumer version's contract (the file its tests recorded)",
-        security: write,
-        parameters: [...appVersion, branch],
-        requestBody: { required: true, content: { 'application/json': { schema: object } } },
-        responses: {
-          '200': json(object, 'Published before with this content and branch: nothing changed.'),
-          '201': json(object, 'Published.'),
-          '409': {
-            ...error,
-            description: 'Published before with other content or branch; the message names the difference.',
-          },
-          '413': error,
-          ...refusals,
-        },
-      },
+      put: publish('publishContract', "Publish a consumer version's contract (the file its tests recorded)"),
     },
     '/applications/{application}/versions/{version}/document': {
-      put: {
-        operationId: 'publishDocument',
-        summary: 'Publish the document a store version serves',
-        security: write,
-        parameters: [...appVersion, branch],
-        requestBody: { required: true, content: { 'application/json': { schema: object } } },
-        responses: {
-          '200': json(object, 'Published before with this content and branch: nothing changed.'),
-          '201': json(object, 'Published.'),
-          '409': {
-            ...error,
-            description: 'Published before with other content or branch; the message names the difference.',
-          },
-          '413': error,
-          ...refusals,
-        },
-      },
+      put: publish('publishDocument', 'Publish the document a store version serves'),
     },
     '/applications/{application}/versions/{version}/verifications': {
       post: {

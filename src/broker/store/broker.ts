@@ -369,15 +369,7 @@ export class Broker {
 
   async versionDetail(application: string, version: string) {
     const row = await this.version(application, version)
-    const verifications = await this.db.all<{
-      id: number
-      base_url: string
-      passed: number
-      seed: string | null
-      verdict: string
-      document_hash: string
-      created_at: string
-    }>(
+    const verifications = await this.db.all<VerificationRow>(
       'SELECT id, base_url, passed, seed, verdict, document_hash, created_at FROM verifications WHERE version_id = ? ORDER BY id DESC LIMIT 20',
       [row.id],
     )
@@ -402,15 +394,7 @@ export class Broker {
       branch: row.branch,
       [row.kind === 'store' ? 'document' : 'contract']: row.content_hash,
       createdAt: row.created_at,
-      verifications: verifications.map((v) => ({
-        id: Number(v.id),
-        baseUrl: v.base_url,
-        passed: Number(v.passed) === 1,
-        ...(v.seed === null ? {} : { seed: v.seed }),
-        verdict: v.verdict,
-        document: v.document_hash,
-        createdAt: v.created_at,
-      })),
+      verifications: verifications.map(verificationOf),
       deployments: deployments.map((d) => ({
         environment: d.environment,
         deployedAt: d.deployed_at,
@@ -427,28 +411,17 @@ export class Broker {
   /** One verification whole: what the verifier's report said of its coverage and promises too. */
   async verificationDetail(application: string, version: string, id: string) {
     const row = await this.version(application, version)
-    const [found] = await this.db.all<{
-      id: number
-      base_url: string
-      passed: number
-      seed: string | null
-      verdict: string
-      document_hash: string
-      coverage: string
-      promises: string
-      created_at: string
-    }>('SELECT * FROM verifications WHERE version_id = ? AND id = ?', [row.id, Number(id) || 0])
+    const [found] = await this.db.all<VerificationRow & { coverage: string; promises: string }>(
+      'SELECT * FROM verifications WHERE version_id = ? AND id = ?',
+      [row.id, Number(id) || 0],
+    )
     if (!found) throw new HttpError(404, `${application} ${version} has no verification ${id}`)
+    const { createdAt, ...rest } = verificationOf(found)
     return {
-      id: Number(found.id),
-      baseUrl: found.base_url,
-      passed: Number(found.passed) === 1,
-      ...(found.seed === null ? {} : { seed: found.seed }),
-      verdict: found.verdict,
-      document: found.document_hash,
+      ...rest,
       coverage: JSON.parse(found.coverage) as unknown,
       promises: JSON.parse(found.promises) as unknown,
-      createdAt: found.created_at,
+      createdAt,
     }
   }
 
@@ -724,4 +697,28 @@ function checkReport(value: unknown): {
   if (!Array.isArray(report.promises)) throw wrong('"promises" must be a list')
   if (report.seed !== undefined && typeof report.seed !== 'number') throw wrong('"seed" must be a number')
   return report as never
+}
+
+/** A verification as the database keeps it, without its report's coverage and promises. */
+interface VerificationRow {
+  id: number
+  base_url: string
+  passed: number
+  seed: string | null
+  verdict: string
+  document_hash: string
+  created_at: string
+}
+
+/** A verification as the API answers it (the key order is the answer's). */
+function verificationOf(v: VerificationRow) {
+  return {
+    id: Number(v.id),
+    baseUrl: v.base_url,
+    passed: Number(v.passed) === 1,
+    ...(v.seed === null ? {} : { seed: v.seed }),
+    verdict: v.verdict,
+    document: v.document_hash,
+    createdAt: v.created_at,
+  }
 }
