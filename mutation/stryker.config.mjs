@@ -22,6 +22,15 @@ export default {
     // The MSW handlers' consumer-contract recording: no request to the server reaches it.
     '!src/core/contract.ts',
     '!src/core/lib/{consumer-contract,contract-file,contract-recorder,recording}.ts',
+    // The compatibility judge between two documents (the gate and the broker): it answers no request.
+    '!src/core/compat.ts',
+    '!src/core/compat/**',
+    // What the MSW handlers run and the server does not: their request reader (the server reads with
+    // Fastify) and the in-memory store (the server's store is SQL).
+    '!src/core/lib/request-reader.ts',
+    '!src/core/repository/memory-repository.ts',
+    // A command-line option's parser, read before any app exists.
+    '!src/core/lib/port-option.ts',
     // The CLI, the start and the shutdown: run once around the app, no answer depends on them.
     '!src/server/{cli,server,index}.ts',
     '!src/server/lib/{graceful-close,supported-node}.ts',
