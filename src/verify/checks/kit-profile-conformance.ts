@@ -2,7 +2,7 @@
 // (info.x-kit-profile): an X-Request-Id and a REST API's security headers, and no browser document's,
 // on every answer, `Cache-Control: no-store` on operations that need a token, and RateLimit-Policy
 // with RateLimit on every answer whose response declares them (an overloaded server's 503, which
-// comes before the request is counted, aside).
+// comes before the request is counted, aside), and an Error whose message says something.
 import { answerCheck } from './check.js'
 import { documentedResponse } from './exchange.js'
 
@@ -25,7 +25,7 @@ const DOCUMENT_ONLY = [
 export const kitProfileConformance = answerCheck({
   name: 'kit_profile_conformance',
   description:
-    'with --profile kit: what the kit’s server does beyond the interface (request ids, a REST API’s security headers and no browser document’s, cache and rate-limit headers)',
+    'with --profile kit: what the kit’s server does beyond the interface (request ids, a REST API’s security headers and no browser document’s, cache and rate-limit headers, an Error message that is not empty)',
   appliesTo: (exchange) => exchange.operation !== undefined && exchange.judging.kitProfile === true,
   run(exchange) {
     const { answer, operation } = exchange
@@ -58,6 +58,13 @@ export const kitProfileConformance = answerCheck({
     if (operation.secured && answer.status !== 503 && declared.includes('ratelimit-policy'))
       for (const name of ['ratelimit-policy', 'ratelimit'])
         if (h[name] === undefined) problems.push(`the kit profile’s ${name} header is missing`)
+    // info.description: an Error's `message` says what was wrong, which an empty one does not. Its
+    // words are each store's own, so only the kit's profile holds a store to saying anything at all.
+    const body = answer.isJson ? (answer.json as { message?: unknown } | null) : null
+    if (answer.status >= 400 && typeof body?.message === 'string' && body.message.trim() === '')
+      problems.push(
+        `the Error body's message is empty on a ${answer.status} answer: it says nothing of what was wrong`,
+      )
     return problems
   },
 })

@@ -11,6 +11,7 @@ import { contentTypeConformance } from '../checks/content-type-conformance.js'
 import { createReadBack } from '../checks/create-read-back.js'
 import { errorCodeConformance } from '../checks/error-code-conformance.js'
 import { exampleConformance } from '../checks/example-conformance.js'
+import { kitProfileConformance } from '../checks/kit-profile-conformance.js'
 import { linkConformance } from '../checks/link-conformance.js'
 import { positiveDataAcceptance } from '../checks/positive-data-acceptance.js'
 import { principalIsolation } from '../checks/principal-isolation.js'
@@ -90,8 +91,14 @@ export const PROMISE_REGISTRY: readonly PromiseEntry[] = [
   {
     promise: 'errors.every-error-answer-that-has',
     exercisedBy: errorBody,
-    // An error answer in another media type (an HTML page) is no Error body either.
-    checks: [responseSchemaConformance.name, errorCodeConformance.name, contentTypeConformance.name],
+    // An error answer in another media type (an HTML page) is no Error body either; under the kit's
+    // profile, an empty message says nothing of what was wrong.
+    checks: [
+      responseSchemaConformance.name,
+      errorCodeConformance.name,
+      contentTypeConformance.name,
+      kitProfileConformance.name,
+    ],
   },
   {
     promise: 'errors.any-operation-may-answer-500',

@@ -168,6 +168,28 @@ describe('checks registered by name', () => {
       'the kit profile’s Strict-Transport-Security header is missing',
     ])
   })
+
+  it('holds an Error’s message to saying something under the kit profile only', () => {
+    const findings = (message: string, kitProfile: boolean) =>
+      judgeExchange(
+        {
+          ...answerExchange(
+            entry('getPlant'),
+            { method: 'GET', path: '/plants/1' },
+            answerOf(404, { 'content-type': 'application/json' }, JSON.stringify({ error: 404, message })),
+            undefined,
+          ),
+          judging: { exact: true, kitProfile },
+        },
+        BUILT_IN_CHECKS,
+      ).findings.map((f) => f.message)
+    const empty = /message is empty on a 404 answer/
+    expect(findings('', true).join('\n')).toMatch(empty)
+    expect(findings(' ', true).join('\n')).toMatch(empty)
+    expect(findings('plant 1 not found', true).join('\n')).not.toMatch(empty)
+    // Another store's words are its own: the interface judges only that a message is there.
+    expect(findings('', false)).toEqual([])
+  })
 })
 
 describe('the interface apart from the kit profile', () => {
