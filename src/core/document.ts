@@ -2,7 +2,6 @@
 // "secured", route schemas and x-given-plants. The server, the in-process handlers (which run in a
 // browser too) and the contract suite all use it; scripts/lib/spec.ts adds reading the file.
 import type { OpenAPIV3_1 } from 'openapi-types'
-import type { components } from './generated/openapi.js'
 
 export type Document = OpenAPIV3_1.Document
 export type Operation = OpenAPIV3_1.OperationObject
@@ -38,18 +37,18 @@ const isObject = (value: unknown): value is Json => typeof value === 'object' &&
 const refOf = (value: unknown): string | undefined =>
   isObject(value) && !Array.isArray(value) && typeof value.$ref === 'string' ? value.$ref : undefined
 
-/**
- * Replaces every `{ "$ref": "#/…" }` of the document, in place, by the value it points to, as
- * @apidevtools/json-schema-ref-parser does: one shared object per target, and a `$ref` with sibling
- * keys becomes a copy holding its siblings and then the target's other keys. Only local references
- * (`#/…`) are allowed: the document is one file.
- */
 /** The document as the server and the handlers use it: as written, dereferenced, and its operations. */
 export function loadDocument(document: Document): LoadedSpec {
   const dereferenced = dereference(structuredClone(document))
   return { document, dereferenced, operations: listOperations(dereferenced) }
 }
 
+/**
+ * Replaces every `{ "$ref": "#/…" }` of the document, in place, by the value it points to, as
+ * @apidevtools/json-schema-ref-parser does: one shared object per target, and a `$ref` with sibling
+ * keys becomes a copy holding its siblings and then the target's other keys. Only local references
+ * (`#/…`) are allowed: the document is one file.
+ */
 export function dereference<T>(root: T): T {
   const resolved = new Map<string, unknown>()
   const target = (ref: string): unknown => {
@@ -173,47 +172,7 @@ function objectOf(parameters: Parameter[]): Schema | undefined {
   }
 }
 
-/** A plant an example assumes the caller already owns. */
-export type GivenPlant = components['schemas']['StoredPlant']
-
-/** Every plant that some example of the document lists under x-given-plants, once per id. */
-export function givenPlants(node: unknown, found = new Map<string, GivenPlant>()): GivenPlant[] {
-  if (Array.isArray(node)) for (const item of node) givenPlants(item, found)
-  else if (typeof node === 'object' && node !== null) {
-    for (const [key, value] of Object.entries(node)) {
-      if (key === 'x-given-plants' && Array.isArray(value)) {
-        for (const plant of value as GivenPlant[])
-          if (!found.has(String(plant.id))) found.set(String(plant.id), plant)
-      } else givenPlants(value, found)
-    }
-  }
-  return [...found.values()]
-}
-
-/** A JSON Schema of the document, as plain data. */
-type JsonSchema = Record<string, unknown>
-
-export interface FlatSchema {
-  type?: string
-  format?: string
-  properties: Record<string, JsonSchema>
-  required: string[]
-  schema: JsonSchema
-}
-
-/** An object schema with its allOf merged in: every property and every required name. */
-export function flatten(schema: JsonSchema): FlatSchema {
-  const flat: FlatSchema = { properties: {}, required: [], schema }
-  const visit = (s: JsonSchema) => {
-    for (const part of (s.allOf as JsonSchema[] | undefined) ?? []) visit(part)
-    const type = Array.isArray(s.type) ? (s.type as string[]).find((t) => t !== 'null') : s.type
-    if (typeof type === 'string') flat.type = type
-    if (typeof s.format === 'string') flat.format = s.format
-    Object.assign(flat.properties, (s.properties as Record<string, JsonSchema> | undefined) ?? {})
-    for (const name of (s.required as string[] | undefined) ?? [])
-      if (!flat.required.includes(name)) flat.required.push(name)
-  }
-  visit(schema)
-  if (!flat.type && Object.keys(flat.properties).length) flat.type = 'object'
-  return flat
-}
+export { type FlatSchema, flatten } from './lib/flat-schema.js'
+// Read by what the server's request path never calls (the handlers, the sandbox, the /docs page, the
+// verifier, the broker): each in a module of its own, which mutation testing leaves out.
+export { type GivenPlant, givenPlants } from './lib/given-plants.js'
