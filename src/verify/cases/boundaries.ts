@@ -207,6 +207,9 @@ export function queryCases(p: Parameter): QueryCase[] {
         values: ['x'.repeat(min ?? 0)],
         ...(min ? {} : { features: ['query: empty value'] as Feature[] }),
       })
+      // Digits are text to a string parameter: a store that reads them as a number refuses them.
+      if ((min ?? 0) <= 2 && (max === undefined || max >= 2))
+        out.push({ covers: `${name} digits only (valid)`, values: ['42'] })
       if (max !== undefined && max <= BUILDABLE)
         out.push(
           { covers: `${name} maxLength ${max} (valid)`, values: ['x'.repeat(max)] },
