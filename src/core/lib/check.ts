@@ -84,10 +84,10 @@ function coerceStrings(schema: Schema, data: unknown): unknown {
     if (type === 'integer' && integerText.test(value)) {
       const n = Number(value)
       out[key] = Number.isSafeInteger(n) ? n : BigInt(value)
-      // Stryker disable next-line ConditionalExpression,StringLiteral,BlockStatement: equivalent as `false` (the mark also turns off `true`, which a run kills): the document has no path or query parameter of type number.
-    } else if (type === 'number' && numberText.test(value)) {
-      out[key] = Number(value)
+      continue
     }
+    // Stryker disable next-line ConditionalExpression,StringLiteral,BlockStatement: equivalent as `false` (the mark also turns off `true`, which a run kills): the document has no path or query parameter of type number.
+    if (type === 'number' && numberText.test(value)) out[key] = Number(value)
   }
   return out
 }
