@@ -63,7 +63,7 @@ export function dereference<T>(root: T): T {
     let node: unknown = root
     // Stryker disable next-line MethodExpression: equivalent as `ref` for `ref.slice(1)` (the mark also turns off the other, which a run kills): a local reference's first token, `#` or empty, is dropped either way.
     for (const token of ref.slice(1).split('/').slice(1)) {
-      // Stryker disable next-line StringLiteral: equivalent: no reference of the shipped document the server is built from escapes `/` or `~`.
+      // Stryker disable next-line StringLiteral: equivalent for the replacements `/` and `~` (the mark also turns off `~1` and `~0`, which a run kills): no reference of the shipped document the server is built from escapes `/` or `~`.
       const key = decodeURIComponent(token).replaceAll('~1', '/').replaceAll('~0', '~')
       const through = refOf(node)
       // Stryker disable next-line ConditionalExpression: equivalent as `false` (the mark also turns off `true`, which a run kills): no reference of the shipped document the server is built from passes through another reference on its way.
