@@ -26,12 +26,20 @@ export const kitProfileConformance = answerCheck({
   name: 'kit_profile_conformance',
   description:
     'with --profile kit: what the kit’s server does beyond the interface (request ids, a REST API’s security headers and no browser document’s, cache and rate-limit headers, an Error message that is not empty)',
-  appliesTo: (exchange) => exchange.operation !== undefined && exchange.judging.kitProfile === true,
+  appliesTo: (exchange) => exchange.judging.kitProfile === true,
   run(exchange) {
     const { answer, operation } = exchange
-    const response = documentedResponse(exchange)
-    if (!response || !operation) return []
     const problems: string[] = []
+    // info.description: an Error's `message` says what was wrong, which an empty one does not. Its
+    // words are each store's own, so only the kit's profile holds a store to saying anything at all;
+    // a refusal before any operation (an unknown method, a request HTTP cannot parse) as well.
+    const body = answer.isJson ? (answer.json as { message?: unknown } | null) : null
+    if (answer.status >= 400 && typeof body?.message === 'string' && body.message.trim() === '')
+      problems.push(
+        `the Error body's message is empty on a ${answer.status} answer: it says nothing of what was wrong`,
+      )
+    const response = documentedResponse(exchange)
+    if (!response || !operation) return problems
     const h = answer.headers
     if (!h['x-request-id']) problems.push('the kit profile’s X-Request-Id header is missing')
     if (!/(^|;)\s*default-src 'none'\s*(;|$)/.test(h['content-security-policy'] ?? ''))
@@ -58,13 +66,6 @@ export const kitProfileConformance = answerCheck({
     if (operation.secured && answer.status !== 503 && declared.includes('ratelimit-policy'))
       for (const name of ['ratelimit-policy', 'ratelimit'])
         if (h[name] === undefined) problems.push(`the kit profile’s ${name} header is missing`)
-    // info.description: an Error's `message` says what was wrong, which an empty one does not. Its
-    // words are each store's own, so only the kit's profile holds a store to saying anything at all.
-    const body = answer.isJson ? (answer.json as { message?: unknown } | null) : null
-    if (answer.status >= 400 && typeof body?.message === 'string' && body.message.trim() === '')
-      problems.push(
-        `the Error body's message is empty on a ${answer.status} answer: it says nothing of what was wrong`,
-      )
     return problems
   },
 })

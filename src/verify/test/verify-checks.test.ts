@@ -189,6 +189,18 @@ describe('checks registered by name', () => {
     expect(findings('plant 1 not found', true).join('\n')).not.toMatch(empty)
     // Another store's words are its own: the interface judges only that a message is there.
     expect(findings('', false)).toEqual([])
+    // A refusal before any operation, of a method no path takes, too.
+    const unrouted: HttpExchange = {
+      kind: 'http',
+      operation: undefined,
+      request: { method: 'FOO', path: '/plants' },
+      answer: answerOf(501, { 'content-type': 'application/json' }, '{"error":501,"message":""}'),
+      judging: { exact: true, kitProfile: true },
+    }
+    const profiled = judgeExchange(unrouted, BUILT_IN_CHECKS).findings
+    expect(profiled.filter((f) => f.check === 'kit_profile_conformance').map((f) => f.message)).toEqual([
+      "the Error body's message is empty on a 501 answer: it says nothing of what was wrong",
+    ])
   })
 })
 
