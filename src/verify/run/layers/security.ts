@@ -18,6 +18,7 @@ import { linkLeaves, resolveLink } from '../../judge/links.js'
 import { parametersOf } from '../../report/coverage.js'
 import { type Context, caseArgs, caseName } from '../context.js'
 import { type OwnedPlant, plantsOrStop } from '../subject.js'
+import { rawRefusals } from './raw-refusals.js'
 import { concrete, REFUSALS, settledMethods } from './settled.js'
 
 export async function runSecurity(ctx: Context): Promise<void> {
@@ -42,6 +43,7 @@ export async function runSecurity(ctx: Context): Promise<void> {
   await schemeInLowerCase(ctx)
   await otherMethods(ctx)
   await settledMethods(ctx)
+  await rawRefusals(ctx)
   if (!options.case || options.case.endsWith(AS_SECOND)) await crossPrincipal(ctx)
 }
 
@@ -481,9 +483,9 @@ async function otherMethods(ctx: Context): Promise<void> {
 
 /**
  * What is wrong with a 405's Allow (RFC 9110, section 15.5.6: it MUST be sent, listing the methods the
- * target takes): missing, or without one of `takes`. Methods are compared as written, case and all.
+ * target takes): missing, or without one of `takes`, or (`exact`, the kit profile's Allow) with one
+ * more. Methods are compared as written, case and all.
  */
-/** `exact`: the kit profile's Allow, which lists the methods the path takes and no other. */
 export function allowProblems(answer: Answer, takes: readonly string[], exact = false): string[] {
   if (answer.status !== 405) return []
   const allow = answer.headers.allow
