@@ -42,6 +42,7 @@ export async function runSecurity(ctx: Context): Promise<void> {
   // take set-up of their own, run only for a case of theirs.
   await schemeInLowerCase(ctx)
   await otherMethods(ctx)
+  await unknownPath(ctx)
   await settledMethods(ctx)
   await rawRefusals(ctx)
   if (!options.case || options.case.endsWith(AS_SECOND)) await crossPrincipal(ctx)
@@ -479,6 +480,49 @@ async function otherMethods(ctx: Context): Promise<void> {
       })
     }
   }
+}
+
+/**
+ * A path the document does not have, under one it has, with a valid token: the store must refuse it (a
+ * 4xx; 404, as HTTP has it, whatever comes first), an Error whenever it writes a body.
+ */
+async function unknownPath(ctx: Context): Promise<void> {
+  const { subject, results, loaded } = ctx
+  const operationId = ctx.list?.operationId
+  const title = 'a path the document does not have'
+  if (operationId === undefined || !ctx.wants(caseName(operationId, title))) return
+  const request: RequestSpec = {
+    method: 'GET',
+    path: `${concrete(ctx, ctx.list?.path ?? '/plants')}/${ctx.idBase + 1n}/leaves`,
+    auth: { kind: 'principal' },
+  }
+  const answer = await subject.send(subject.baseUrl, request, subject.authorization(0))
+  const { checked, findings } = ctx.judge({
+    kind: 'http',
+    operation: undefined,
+    request,
+    answer,
+    expected: {
+      statuses: FOUR_XX,
+      says: 'a refusal (4xx)',
+      why: '(no operation has this path)',
+      bodyOptional: true,
+    },
+    errorSchema: loaded.document.components?.schemas?.Error,
+    judging: ctx.judging,
+  })
+  results.record({
+    layer: 'security',
+    operationId,
+    checks: checked,
+    findings,
+    kinds: ['unknown path'],
+    title,
+    request: describeRequest(request),
+    answer: describeAnswer(answer),
+    document: 'a refusal (4xx), an Error when it has a body',
+    replay: ctx.replay(caseArgs('security', caseName(operationId, title))),
+  })
 }
 
 /**
