@@ -41,6 +41,18 @@ const CASES: RawCase[] = [
     text: 'CONNECT {host} HTTP/1.1\r\nHost: {host}\r\n\r\n',
     status: 501,
   },
+  // A request line may end in a bare LF (RFC 9112, section 2.2): the method is still one it does not know.
+  {
+    title: 'a method no one defines, its lines ended by LF alone',
+    text: 'FOO /plants HTTP/1.1\nHost: {host}\nConnection: close\n\n',
+    status: 501,
+  },
+  // `@` is no character of a method's token: not a request the server cannot do, one it cannot parse.
+  {
+    title: 'a method that is not a token',
+    text: '@FOO /plants HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n',
+    status: 400,
+  },
   {
     title: 'a line that is not a request',
     text: 'HELLO THERE\r\n\r\n',
