@@ -75,8 +75,8 @@ function finish(entry: OperationEntry, draft: Draft, nextId: () => bigint): Prob
       id ??= nextId()
       return { ...n, value: id }
     }
-    if (n.kind === 'object') return { kind: 'object', entries: n.entries.map(([k, v]) => [k, renumber(v)]) }
-    if (n.kind === 'array') return { kind: 'array', items: n.items.map(renumber) }
+    if (n.kind === 'object') return { ...n, entries: n.entries.map(([k, v]) => [k, renumber(v)]) }
+    if (n.kind === 'array') return { ...n, items: n.items.map(renumber) }
     if (n.kind === 'raw' && n.text.includes(String(FRESH))) {
       id ??= nextId()
       return { kind: 'raw', text: n.text.replaceAll(String(FRESH), String(id)) }

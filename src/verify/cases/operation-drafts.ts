@@ -55,6 +55,18 @@ const NEAR_MISS_WORDS: Record<NearMiss, string> = {
  */
 export const FRESH = 2n ** 100n + 7n
 
+/** The node with every key and string in it written as escapes. */
+function escapedAll(node: JsonNode): JsonNode {
+  if (node.kind === 'string') return { ...node, escaped: 'all' }
+  if (node.kind === 'array') return { kind: 'array', items: node.items.map(escapedAll) }
+  if (node.kind !== 'object') return node
+  const entries = node.entries.map(([key, item]): [string, JsonNode] => [key, escapedAll(item)])
+  return { kind: 'object', entries, escapedKeys: 'all' }
+}
+
+/** Where the ids of the cases about reading a body start: past 2^53, far from every other case's. */
+const WIDE_IDS = 9_000_000_000_000_000_000n
+
 export function operationDrafts(entry: OperationEntry, bodyLimit: number, ids: Ids): Draft[] {
   const pathParams = entry.parameters.filter((p) => p.in === 'path')
   const queryParams = entry.parameters.filter((p) => p.in === 'query')
@@ -237,6 +249,16 @@ export function operationDrafts(entry: OperationEntry, bodyLimit: number, ids: I
       { kind: 'raw', text: render(bodyBase).slice(0, -1) },
       JSON_TYPE,
     )
+    // A name past U+FFFF, written as an escaped surrogate pair (Unicode text, not a lone surrogate).
+    const pair: JsonNode = { kind: 'string', value: 'Basil \u{1f331}', escaped: 'past ASCII' }
+    // Cut short after that pair (the name is the last field): a reader that looks for lone surrogates
+    // must not look into what it could not parse.
+    refused(
+      'body: malformed JSON, after an escaped surrogate pair',
+      'body: malformed JSON',
+      { kind: 'raw', text: render(withField(bodyBase, 'name', pair)).slice(0, -2) },
+      JSON_TYPE,
+    )
     refused('body: empty', 'body: empty', { kind: 'raw', text: '' }, JSON_TYPE)
     refused('body: none', 'body: none', undefined)
     refused(
@@ -270,6 +292,42 @@ export function operationDrafts(entry: OperationEntry, bodyLimit: number, ids: I
         ],
       },
     })
+    if (takesFreshId) {
+      // How a body is read (the document's Bodies): ids past 2^53 in other forms JSON allows, digit for
+      // digit; the last of duplicate keys; a character past U+FFFF as an escaped surrogate pair, which is
+      // Unicode text, beside a null. Each at an id of its own, past 2^53 and past every other case's.
+      const wide = (n: bigint) => WIDE_IDS + ids.base + n
+      // Its digits end in zeros, so that it is written with an exponent (`…e3`).
+      const roundId = integer(WIDE_IDS + (ids.base + 1n) * 1000n, 'exponent')
+      add({
+        covers:
+          'body: an id past 2^53 written …e3, a name with an escaped surrogate pair, a key with null (valid)',
+        node: withField(withField(withField(bodyBase, 'id', roundId), 'name', pair), 'colour', {
+          kind: 'null',
+        }),
+      })
+      add({
+        covers: 'body: an id past 2^53 written 0.…0e+…, name given twice (valid)',
+        node: {
+          kind: 'object',
+          entries: [
+            ['name', string('not the last name')],
+            ...entriesOf(withField(bodyBase, 'id', integer(wide(2n), 'scaled'))),
+          ],
+        },
+      })
+      // Every key and string escaped, so that no letter of the text stands next to its `.` or `e`.
+      add({
+        covers: 'body: an id past 2^53 written ….…e4, every key and string escaped (valid)',
+        node: escapedAll(withField(bodyBase, 'id', integer(wide(3n), 'split'))),
+      })
+      // 0.01, with more digits than the exponent takes back.
+      add({
+        covers: 'body: id 100e-4 (not an integer)',
+        node: withField(bodyBase, 'id', { kind: 'raw', text: '100e-4' }),
+        defect: 'body: not an integer',
+      })
+    }
     // Content types.
     refused('content type: none', 'content type: none', bodyBase)
     refused('content type: text/plain', 'content type: unsupported', bodyBase, 'text/plain')

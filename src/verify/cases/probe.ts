@@ -92,7 +92,8 @@ export function bodyFeatures(node: JsonNode, top = true): Feature[] {
     if (n.kind === 'integer') {
       if (n.value > SAFE || n.value < -SAFE) found.add('id beyond 2^53')
       if (n.form === 'exponent' && n.value % 10n === 0n && n.value !== 0n) found.add('integer form: exponent')
-      if (n.form === 'fraction') found.add('integer form: fraction')
+      if (n.form === 'fraction' || n.form === 'scaled' || n.form === 'split')
+        found.add('integer form: fraction')
       if (n.form === 'negative zero' && n.value === 0n) found.add('integer form: negative zero')
     } else if (n.kind === 'string') {
       if (n.value.includes('\u0000')) found.add('string: NUL')

@@ -39,8 +39,14 @@ const limitOf = (operationId: string) =>
 
 /** The integer a JSON number writes (`12`, `12.0`, `1e18`), read without losing a digit. */
 function exactInteger(text: string): bigint {
-  const [mantissa = '', exponent = '0'] = text.split('e')
-  return BigInt(mantissa.replace(/\.0+$/, '')) * 10n ** BigInt(exponent)
+  const [, sign = '', whole = '', fraction = '', exponent = '0'] =
+    /^(-?)(\d+)(?:\.(\d+))?(?:e([+-]?\d+))?$/i.exec(text) ?? []
+  const digits = BigInt(`${sign}${whole}${fraction}`)
+  const shift = Number(exponent) - fraction.length
+  if (shift >= 0) return digits * 10n ** BigInt(shift)
+  const scale = 10n ** BigInt(-shift)
+  expect(digits % scale, `${text} is an integer`).toBe(0n)
+  return digits / scale
 }
 
 /** What makes a probe what it is, for comparing two lists (bigints as text). */
@@ -251,7 +257,7 @@ describe('coverage probes of the shipped document', () => {
         const read = JSON.parse(p.body as string)
         const expected = p.bodyValue as Record<string, unknown>
         for (const key of ['name', 'tag']) expect(read[key], describeProbe(p)).toEqual(expected[key])
-        const idText = /"id":(-?[0-9.e]+)/.exec(p.body as string)?.[1]
+        const idText = /"id":(-?[0-9.eE+-]+)/.exec(p.body as string)?.[1]
         if (idText) expect(expected.id, describeProbe(p)).toBe(exactInteger(idText))
         if (idText && p.entry.operationId === 'createPlant') expect(p.id).toBe(expected.id)
       }

@@ -18,6 +18,7 @@ import { linkLeaves, resolveLink } from '../../judge/links.js'
 import { parametersOf } from '../../report/coverage.js'
 import { type Context, caseArgs, caseName } from '../context.js'
 import { type OwnedPlant, plantsOrStop } from '../subject.js'
+import { rawRefusals } from './raw-refusals.js'
 import { concrete, REFUSALS, settledMethods } from './settled.js'
 
 export async function runSecurity(ctx: Context): Promise<void> {
@@ -41,7 +42,9 @@ export async function runSecurity(ctx: Context): Promise<void> {
   // take set-up of their own, run only for a case of theirs.
   await schemeInLowerCase(ctx)
   await otherMethods(ctx)
+  await unknownPath(ctx)
   await settledMethods(ctx)
+  await rawRefusals(ctx)
   if (!options.case || options.case.endsWith(AS_SECOND)) await crossPrincipal(ctx)
 }
 
@@ -429,6 +432,8 @@ async function otherMethods(ctx: Context): Promise<void> {
       const title = `a method ${path} does not take (${method})`
       if (allowed.includes(method) || !ctx.wants(caseName(first.operationId, title))) continue
       const unknown = kinds.includes('unknown method')
+      // The kit profile settles what the interface leaves open: 501 for a method it does not know.
+      const kitUnknown = unknown && ctx.judging.kitProfile === true
       const request: RequestSpec = { method, path: concrete(ctx, path), auth: { kind: 'principal' } }
       const answer = await subject.send(subject.baseUrl, request, subject.authorization(0))
       if (answer.status !== 405 && !(unknown && answer.status === 501))
@@ -442,8 +447,12 @@ async function otherMethods(ctx: Context): Promise<void> {
         request,
         answer,
         expected: {
-          statuses: unknown ? [...FOUR_XX, 501] : FOUR_XX,
-          says: unknown ? 'a refusal (4xx, or 501 for a method the store does not know)' : 'a refusal (4xx)',
+          statuses: kitUnknown ? [501] : unknown ? [...FOUR_XX, 501] : FOUR_XX,
+          says: kitUnknown
+            ? '501 (the kit profile: a method the server does not know)'
+            : unknown
+              ? 'a refusal (4xx, or 501 for a method the store does not know)'
+              : 'a refusal (4xx)',
           why: `(${method} is not an operation of ${path})`,
           bodyOptional: true,
         },
@@ -451,7 +460,7 @@ async function otherMethods(ctx: Context): Promise<void> {
         judging: ctx.judging,
       })
       const allow = results.selected.has('response_headers_conformance') && answer.status === 405
-      const own = allow ? allowProblems(answer, allowed) : []
+      const own = allow ? allowProblems(answer, allowed, ctx.judging.kitProfile === true) : []
       results.record({
         layer: 'security',
         operationId: first.operationId,
@@ -474,19 +483,71 @@ async function otherMethods(ctx: Context): Promise<void> {
 }
 
 /**
- * What is wrong with a 405's Allow (RFC 9110, section 15.5.6: it MUST be sent, listing the methods the
- * target takes): missing, or without one of `takes`. Methods are compared as written, case and all.
+ * A path the document does not have, under one it has, with a valid token: the store must refuse it (a
+ * 4xx; 404, as HTTP has it, whatever comes first), an Error whenever it writes a body.
  */
-export function allowProblems(answer: Answer, takes: readonly string[]): string[] {
+async function unknownPath(ctx: Context): Promise<void> {
+  const { subject, results, loaded } = ctx
+  const operationId = ctx.list?.operationId
+  const title = 'a path the document does not have'
+  if (operationId === undefined || !ctx.wants(caseName(operationId, title))) return
+  const request: RequestSpec = {
+    method: 'GET',
+    path: `${concrete(ctx, ctx.list?.path ?? '/plants')}/${ctx.idBase + 1n}/leaves`,
+    auth: { kind: 'principal' },
+  }
+  const answer = await subject.send(subject.baseUrl, request, subject.authorization(0))
+  const { checked, findings } = ctx.judge({
+    kind: 'http',
+    operation: undefined,
+    request,
+    answer,
+    expected: {
+      statuses: FOUR_XX,
+      says: 'a refusal (4xx)',
+      why: '(no operation has this path)',
+      bodyOptional: true,
+    },
+    errorSchema: loaded.document.components?.schemas?.Error,
+    judging: ctx.judging,
+  })
+  results.record({
+    layer: 'security',
+    operationId,
+    checks: checked,
+    findings,
+    kinds: ['unknown path'],
+    title,
+    request: describeRequest(request),
+    answer: describeAnswer(answer),
+    document: 'a refusal (4xx), an Error when it has a body',
+    replay: ctx.replay(caseArgs('security', caseName(operationId, title))),
+  })
+}
+
+/**
+ * What is wrong with a 405's Allow (RFC 9110, section 15.5.6: it MUST be sent, listing the methods the
+ * target takes): missing, or without one of `takes`, or (`exact`, the kit profile's Allow) with one
+ * more. Methods are compared as written, case and all.
+ */
+export function allowProblems(answer: Answer, takes: readonly string[], exact = false): string[] {
   if (answer.status !== 405) return []
   const allow = answer.headers.allow
   if (allow === undefined)
     return ['a 405 without Allow (RFC 9110, section 15.5.6: an origin server MUST send it)']
   const listed = allow.split(',').map((m) => m.trim())
   const missing = takes.filter((m) => !listed.includes(m))
-  return missing.length
-    ? [
-        `a 405 whose Allow (${allow}) leaves out ${missing.join(', ')}, which the path takes (RFC 9110, section 15.5.6)`,
-      ]
-    : []
+  const extra = exact ? listed.filter((m) => !takes.includes(m)) : []
+  return [
+    ...(missing.length
+      ? [
+          `a 405 whose Allow (${allow}) leaves out ${missing.join(', ')}, which the path takes (RFC 9110, section 15.5.6)`,
+        ]
+      : []),
+    ...(extra.length
+      ? [
+          `a 405 whose Allow (${allow}) lists ${extra.join(', ')}, which the path does not take (the kit profile: Allow lists the methods the path takes)`,
+        ]
+      : []),
+  ]
 }
