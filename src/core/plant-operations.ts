@@ -74,9 +74,9 @@ export const plantOperations: PlantOperations = {
       body: page,
       ...nextPage(principal, limit, tag, rows.length > limit && last ? last.id : undefined),
     }
-    // Stryker restore all
   },
 
+  // Stryker restore all
   async getPlant(repository, principal, { params }) {
     const plant = await repository.get(principal, BigInt(params.id))
     if (!plant) throw notFound(params.id)

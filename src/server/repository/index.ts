@@ -34,5 +34,4 @@ export async function openRepository({
     return openPostgresRepository({ url: databaseUrl, ...pool, outbox })
   }
   throw new Error(`DATABASE_URL: unsupported scheme in ${databaseUrl}`)
-  // Stryker restore all
 }
