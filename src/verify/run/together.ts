@@ -10,6 +10,9 @@ import { type Answer, answerOf, REQUEST_TIMEOUT_MS, type RequestSpec } from '../
 import { TeamCodeError } from './errors.js'
 import type { Subject } from './subject.js'
 
+/** How long the connections stand open before the requests are written (see sendTogether). */
+const SETTLE_MS = 20
+
 /**
  * Sends `requests` as `principal`, all written in one go once every connection is open: one promise
  * per request, for its answer. When the quota the server declared has no room for all of them now,
@@ -52,6 +55,9 @@ export async function sendTogether(
     for (const socket of sockets) socket.destroy()
     throw failed.reason
   }
+  // A connection is open for the client before the server has taken it: a request written at once is
+  // read only once the server takes its connection, a turn or more after the others. A moment first.
+  await new Promise((resolve) => setTimeout(resolve, SETTLE_MS))
   return prepared.map(({ request, url, headers }, i) => {
     subject.requests++
     subject.sent[principal]++

@@ -2,7 +2,8 @@
 // with the longest name and tag its schema allows, listed at that page size and read through Link to
 // the end. A store must answer every size the document allows whole, whatever its buffers: at most a
 // page's plants in each answer, a Link while more follow whose cursor a client may send back (within
-// the cursor's maxLength), every name and tag as it was created.
+// the cursor's maxLength), every name and tag as it was created. Then that first page read a few
+// times at once, each on a connection of its own: reads that meet in the store answer as one alone.
 import { nextAddress } from '@plant-store/core'
 import type { Finding } from '../../checks/check.js'
 import { flatten, type JsonSchema, type OperationEntry } from '../../document.js'
@@ -12,11 +13,14 @@ import { roleOf } from '../../judge/accepted-statuses.js'
 import { linkLeaves, resolveLink } from '../../judge/links.js'
 import { parametersOf } from '../../report/coverage.js'
 import type { Context } from '../context.js'
+import { sendTogether } from '../together.js'
 
 /** Where the run's largest plants' ids begin, clear of every other layer's. */
 const FIRST_ID = 30_000n
 /** A plant in four UTF-8 bytes (two UTF-16 units): the longest answer a string of its length can be. */
 const FILL = '🌿'
+/** How many reads of the first page go at once: enough to meet in the store, cheap beside the pages. */
+const TOGETHER = 4
 
 /** What the largest page needs of the document: its size, and the longest name and tag. */
 interface Largest {
@@ -45,10 +49,10 @@ function largestOf(ctx: Context): Largest | undefined {
 const longest = (lead: string, length: number) =>
   `${lead}${FILL.repeat(Math.max(0, length - [...lead].length))}`
 
-/** The requests the largest page sends: a create and a delete per plant, and its two pages. */
+/** The requests the largest page sends: a create and a delete per plant, its two pages, and the reads together. */
 export function largestPageRequests(ctx: Context): number {
   const largest = largestOf(ctx)
-  return largest ? 2 * (largest.limit + 1) + 2 : 0
+  return largest ? 2 * (largest.limit + 1) + 2 + TOGETHER : 0
 }
 
 /**
@@ -92,22 +96,28 @@ export async function largestPage(ctx: Context): Promise<void> {
       }
       made.push(plant.id)
     }
-    await readPages(ctx, largest, tag, new Map(plants.map((p) => [String(p.id), p.name])))
+    const names = new Map(plants.map((p) => [String(p.id), p.name]))
+    await readPages(ctx, largest, tag, names)
+    await readTogether(ctx, largest, tag)
   } finally {
     for (const id of made) await ctx.remove(0, id)
   }
 }
 
+const firstPage = ({ list, limit }: Largest, tag: string) =>
+  `${list.path}?limit=${limit}&tag=${encodeURIComponent(tag)}`
+
 /** Reads the plants by their tag, `limit` a page, through Link to the end, each page judged. */
 async function readPages(
   ctx: Context,
-  { list, limit }: Largest,
+  largest: Largest,
   tag: string,
   names: ReadonlyMap<string, string>,
 ): Promise<void> {
+  const { list, limit } = largest
   const { subject, results } = ctx
   const seen = new Set<string>()
-  let address = `${list.path}?limit=${limit}&tag=${encodeURIComponent(tag)}`
+  let address = firstPage(largest, tag)
   // Two pages hold them all; a third is a Link that should not have been.
   for (let page = 1; page <= 3; page++) {
     ctx.progress(`generated: the largest page, reading page ${page}`)
@@ -189,6 +199,48 @@ async function readPages(
     const from = answer.url ?? address
     address = resolveLink(next, from)
     if (linkLeaves(address, from)) return
+  }
+}
+
+/**
+ * The first page read TOGETHER times at once, each on a connection of its own, with nothing written
+ * meanwhile: each answer is the page a read alone gets, 200 and judged as any.
+ */
+async function readTogether(ctx: Context, largest: Largest, tag: string): Promise<void> {
+  const { subject, results } = ctx
+  const { list } = largest
+  ctx.progress('generated: the largest page, read at once')
+  const request: RequestSpec = { method: 'GET', path: firstPage(largest, tag), auth: { kind: 'principal' } }
+  const answers = await Promise.all(
+    await sendTogether(
+      subject,
+      Array.from({ length: TOGETHER }, () => request),
+      0,
+    ),
+  )
+  for (const [i, answer] of answers.entries()) {
+    const verdict = ctx.judge({
+      kind: 'http',
+      operation: list,
+      request,
+      answer,
+      expected: { statuses: [200] },
+      judging: ctx.judging,
+    })
+    results.record({
+      layer: 'generated',
+      operationId: list.operationId,
+      checks: verdict.checked,
+      findings: verdict.findings,
+      parameters: parametersOf(list, request),
+      kinds: ['covers: reads at once'],
+      status: answer.status,
+      title: `the largest page's first page, read ${TOGETHER} times at once: read ${i + 1}`,
+      request: describeRequest(request),
+      answer: describeAnswer(answer),
+      document: '200 and a page, as a read alone gets',
+      replay: ctx.replay('--only generated'),
+    })
   }
 }
 
