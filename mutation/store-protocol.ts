@@ -16,6 +16,24 @@ export const STORE_ENV = {
   OVERLOAD_MAX_RSS_BYTES: '0',
 }
 
+/**
+ * The second store's, for the runner's `limits` test: the same, with quotas a run spends in a few
+ * requests and a window of 2 seconds, so that the verifier sees, and judges, its 429s and waits little.
+ */
+export const LIMITED_STORE_ENV = {
+  ...STORE_ENV,
+  RATE_LIMIT_MAX: '20',
+  AUTH_FAILURE_LIMIT: '20',
+  RATE_LIMIT_WINDOW: '2',
+}
+
+/** The argument a store script is started with to be the `limits` test's store. */
+export const LIMITED = '--limited'
+
+/** The settings of the store this process is: `LIMITED_STORE_ENV` when started with `LIMITED`. */
+export const storeEnv = (): Record<string, string> =>
+  process.argv.includes(LIMITED) ? LIMITED_STORE_ENV : STORE_ENV
+
 /** What the runner asks of the store; each is answered with a `StoreReply`. */
 export type StoreRequest =
   | {

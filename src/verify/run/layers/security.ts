@@ -4,7 +4,9 @@
 // case (accepted), and the other principal's plants: the second principal must get 404 for the first's
 // plant, never see it in its list, and leave it as it was whatever it sends, and the first principal's
 // Link targets and cursors get it no page (400, as a cursor never made). Besides, once per path, each
-// method of every kind the path does not take, with a token (and PATCH without one), and HEAD.
+// method of every kind the path does not take, with a token (and PATCH without one), and HEAD. Last,
+// when the server declares a quota small and short enough to spend at little cost (a store set up for
+// a test, never the document's defaults), it is spent, and the 429 past it judged.
 
 import { nextAddress } from '@plant-store/core'
 import { baseExampleName, requestFor } from '../../cases/document-cases.js'
@@ -17,6 +19,7 @@ import { roleOf } from '../../judge/accepted-statuses.js'
 import { linkLeaves, resolveLink } from '../../judge/links.js'
 import { parametersOf } from '../../report/coverage.js'
 import { type Context, caseArgs, caseName } from '../context.js'
+import { declaredQuota } from '../rate-limits.js'
 import { type OwnedPlant, plantsOrStop } from '../subject.js'
 import { concrete, REFUSALS, settledMethods } from './settled.js'
 
@@ -43,6 +46,148 @@ export async function runSecurity(ctx: Context): Promise<void> {
   await otherMethods(ctx)
   await settledMethods(ctx)
   if (!options.case || options.case.endsWith(AS_SECOND)) await crossPrincipal(ctx)
+  // Last, as the quotas it spends are waited out by whatever the run sends next.
+  await spentQuota(ctx, 'refused')
+  await spentQuota(ctx, 0)
+}
+
+/**
+ * A quota spendable in a run at little cost: a server declaring one as small and as short as this (a
+ * store set up for a test) has it spent and its 429 judged; the document's 1000 and 20 a minute are not.
+ */
+export const SPENDABLE = { quota: 20, windowSeconds: 5 }
+
+/** Seconds a declared window must still run for the next request, sent at once, to fall in it for sure. */
+const SURELY_IN_WINDOW = 2
+
+/** The case that spends the quotas, by its title (`--case 'listPlants · the rate limits, spent'`). */
+export const SPENT_QUOTAS = 'the rate limits, spent'
+
+const QUOTA_TITLES = {
+  refused: 'the rate limits, spent: failed authentications',
+  0: 'the rate limits, spent: the principal’s',
+} as const
+
+/**
+ * When the server declares a small, short quota (RateLimit-Policy) for failed authentications or for
+ * the first principal: requests on the listing, one at a time and at once, until the server refuses
+ * one. Past the quota the answer is 429 with Retry-After (the document's rate limits); and with the
+ * kit's profile, as RateLimit says: a request after an answer that left `r=0` with the window still
+ * running is refused, one after an answer that left requests is not, and the 429's RateLimit has
+ * `r=0` and `t` equal to Retry-After.
+ */
+async function spentQuota(ctx: Context, bucket: 'refused' | 0): Promise<void> {
+  const { subject, results } = ctx
+  const list = ctx.list
+  if (!list?.secured || !ctx.wants(caseName(list.operationId, SPENT_QUOTAS))) return
+  const takesLimit = list.parameters.some((p) => p.in === 'query' && p.name === 'limit')
+  const request: RequestSpec = {
+    method: 'GET',
+    path: `${list.path}${takesLimit ? '?limit=1' : ''}`,
+    auth: bucket === 'refused' ? { kind: 'none' } : { kind: 'principal' },
+  }
+  const authorization = subject.authorizationOf(request.auth, 0)
+  // Asked for alone (--case), the run has sent nothing of the bucket yet: one request says its quota.
+  if (subject.limits.policy(bucket) === undefined && ctx.options.case !== undefined)
+    await subject.sendOnce(request, authorization)
+  const policy = subject.limits.policy(bucket)
+  const title = QUOTA_TITLES[bucket]
+  if (
+    policy?.windowSeconds === undefined ||
+    policy.quota > SPENDABLE.quota ||
+    policy.windowSeconds > SPENDABLE.windowSeconds
+  )
+    return
+  ctx.progress(`security: ${title}`)
+  const kit = ctx.judging.kitProfile === true
+  const judged = (answer: Answer, own: string[], check: string) => {
+    const { checked, findings } = ctx.judge({
+      kind: 'http',
+      operation: list,
+      request,
+      answer,
+      expected: { statuses: [429] },
+      requiredHeaders: ['retry-after'],
+      judging: ctx.judging,
+    })
+    results.record({
+      layer: 'security',
+      operationId: list.operationId,
+      checks: [...new Set([...checked, ...(own.length ? [check] : [])])],
+      findings: [...findings, ...own.map((message) => ({ check, message }))],
+      kinds: ['rate limit spent'],
+      status: answer.status,
+      title,
+      request: describeRequest(request),
+      answer: describeAnswer(answer),
+      document: `429 Error with Retry-After past the quota the server declares (${policy.said})`,
+      replay: ctx.replay(caseArgs('security', caseName(list.operationId, SPENT_QUOTAS))),
+    })
+  }
+  const started = Date.now()
+  let before: { remaining: number; resetSeconds: number; said: string } | undefined
+  let last: Answer | undefined
+  // The quota twice over and one more: past it in two windows, should one end mid-way; bounded.
+  const most = 2 * policy.quota + 1
+  for (let sent = 0; sent < most; sent++) {
+    const answer = await subject.sendOnce(request, authorization)
+    last = answer
+    const declared = declaredQuota(answer.headers)
+    // Sent at once after an answer whose window ran a second more at least: surely in that window.
+    const inWindow =
+      kit && before !== undefined && before.resetSeconds >= SURELY_IN_WINDOW ? before : undefined
+    if (answer.status === 429) {
+      const early = inWindow && inWindow.remaining > 0
+      if (early)
+        judged(
+          answer,
+          [`a 429 though the answer just before it left ${inWindow.remaining} (${inWindow.said})`],
+          'status_code_conformance',
+        )
+      else judged(answer, kit ? refusalQuotaProblems(answer.headers) : [], 'response_headers_conformance')
+      return
+    }
+    if (inWindow?.remaining === 0) {
+      judged(
+        answer,
+        [
+          `answered ${answer.status}, not 429, though the answer just before it left no request in the window (${inWindow.said})`,
+        ],
+        'status_code_conformance',
+      )
+      return
+    }
+    if (declared === undefined) return
+    if (declared.remaining === 0 && declared.resetSeconds < SURELY_IN_WINDOW) {
+      // The window is about to end: the next request may fall in the next one and prove nothing.
+      await new Promise((resolve) => setTimeout(resolve, declared.resetSeconds * 1000))
+      before = undefined
+    } else before = declared
+  }
+  // Twice the quota and one more, all within one window's length (so in two windows at most): one of
+  // them was past the quota the server declares.
+  const took = Date.now() - started
+  if (kit && last && took < policy.windowSeconds * 1000)
+    judged(
+      last,
+      [
+        `${most} requests in ${took} ms, past a quota of ${policy.quota} a ${policy.windowSeconds} s window, and none refused`,
+      ],
+      'status_code_conformance',
+    )
+}
+
+/** What a 429's RateLimit says wrong (the kit's profile): on a 429, `r=0` and `t` equal to Retry-After. */
+export function refusalQuotaProblems(headers: Record<string, string>): string[] {
+  const declared = declaredQuota(headers)
+  if (declared === undefined)
+    return ['a 429 without RateLimit, which the kit’s profile sends on every counted answer']
+  const retryAfter = headers['retry-after']?.trim()
+  const problems: string[] = []
+  if (declared.remaining !== 0) problems.push(`a 429 whose ${declared.said} leaves requests (r=0 on a 429)`)
+  if (retryAfter !== String(declared.resetSeconds))
+    problems.push(`a 429 whose ${declared.said} has t other than its Retry-After ${retryAfter ?? '(none)'}`)
+  return problems
 }
 
 /**
