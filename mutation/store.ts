@@ -13,5 +13,5 @@ await serveRunner(async () => {
   const built = await app.buildApp({ config: config.loadConfig(storeEnv()), logger: false })
   const url: string = await built.listen({ host: '127.0.0.1', port: 0 })
   // Where the store's core was loaded from: the runner checks it is not the verifier's.
-  return { url, coreUrl: import.meta.resolve('@plant-store/core') }
+  return { url, coreUrl: import.meta.resolve('@plant-store/core'), close: () => built.close() }
 })

@@ -22,7 +22,7 @@ import {
   type TestRunner,
   TestStatus,
 } from '@stryker-mutator/api/test-runner'
-import { LIMITED, type StoreReply, type StoreRequest } from './store-protocol.js'
+import type { StoreReply, StoreRequest } from './store-protocol.js'
 
 /** The verifier's layers, Stryker's tests here; `concurrency` last, as a run orders them. */
 export const LAYERS = ['examples', 'generated', 'stateful', 'security', 'concurrency'] as const
@@ -37,6 +37,12 @@ export type TestId = (typeof TESTS)[number]
 
 /** The case the `limits` test runs: the verifier's security case that spends the quotas the store declares. */
 export const LIMITS_CASE = 'listPlants · the rate limits, spent'
+
+/**
+ * The argument that makes a store script the `limits` test's (store-protocol.ts's LIMITED, written
+ * again: Node loads this file without tsx, and can import only types from another .ts file).
+ */
+const LIMITED = '--limited'
 
 /** Which store a test runs against. */
 type StoreName = 'main' | 'limited'
@@ -123,7 +129,7 @@ class JudgeNotOriginal extends Error {}
 /** The store's child process and its reply stream. */
 class Store {
   private readonly child: ChildProcess
-  readonly url: string
+  url: string
   /** Where the store's `@plant-store/core` was loaded from. */
   readonly coreUrl: string
 
@@ -182,6 +188,14 @@ class Store {
     })
   }
 
+  /** A new app in the same process, on a new port: nothing counted, cached or stored before. */
+  async rebuild(): Promise<void> {
+    const reply = await this.ask({ kind: 'rebuild' })
+    if (reply.kind !== 'listening')
+      throw new Error(reply.kind === 'failed' ? reply.message : `unexpected reply to rebuild: ${reply.kind}`)
+    this.url = reply.url
+  }
+
   /** `ask`, for what a store a mutant crashed need not answer: undefined then. */
   async tryAsk(request: StoreRequest): Promise<StoreReply | undefined> {
     return this.ask(request).catch(() => undefined)
@@ -206,6 +220,8 @@ class Slot {
   loadedWith: string | undefined
   /** The last run may have left the store in a state a correct store never reaches. */
   dirty = false
+  /** A test has run on it since it started: its counts and caches are no longer a new store's. */
+  used = false
 }
 
 export class VerifierTestRunner implements TestRunner {
@@ -258,6 +274,7 @@ export class VerifierTestRunner implements TestRunner {
     }
     slot.loadedWith = activeMutant
     slot.dirty = false
+    slot.used = false
     return store
   }
 
@@ -273,6 +290,7 @@ export class VerifierTestRunner implements TestRunner {
     const tests: TestResult[] = []
     for (const test of TESTS) {
       const result = await this.runTest(await this.fresh(storeOf(test)), test)
+      this.stores[storeOf(test)].used = true
       if (result.status === TestStatus.Failed) this.stores[storeOf(test)].dirty = true
       tests.push(result)
     }
@@ -312,6 +330,9 @@ export class VerifierTestRunner implements TestRunner {
             : isStatic
               ? (this.stores[name].store as Store)
               : await this.fresh(name)
+        // The limits test meets each quota from its first request: its store is rebuilt for each run,
+        // which costs a fraction of a verifier run (the main store keeps its plants and counts).
+        if (name === 'limited' && this.stores[name].used) await store.rebuild()
       } catch (error) {
         if (error instanceof JudgeNotOriginal) throw error
         // A mutant that stops the store from starting is shown by every answer the store would give.
@@ -325,6 +346,7 @@ export class VerifierTestRunner implements TestRunner {
         }
       }
       used.add(name)
+      this.stores[name].used = true
       const result = await this.runTest(store, test, id, options.hitLimit)
       ran++
       // Past its hit limit the instrumented code throws, which a layer would see as a 500: an endless

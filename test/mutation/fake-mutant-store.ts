@@ -22,5 +22,5 @@ await serveRunner(async () => {
     return payload
   })
   const url = await app.listen({ host: '127.0.0.1', port: 0 })
-  return { url, coreUrl: 'fake-store:no-core' }
+  return { url, coreUrl: 'fake-store:no-core', close: () => app.close() }
 })
