@@ -290,14 +290,16 @@ describe('the spent quotas, when a server declares small and short ones', () => 
    * A listing that declares quotas of 3 a 2 s window for failed authentications and for each
    * principal, counted from a bucket's first request; past one, `fault` says what it answers.
    */
-  async function limited(fault: 'none' | 'serves past it' | 'refuses early' | 'no retry-after') {
+  async function limited(
+    fault: 'none' | 'serves past it' | 'refuses early' | 'no retry-after' | 'never whole again',
+  ) {
     const windows = new Map<string, { count: number; start: number }>()
     const listening = createServer((request, response) => {
       const token = TOKENS.find((t) => request.headers.authorization === `Bearer ${t}`)
       const key = token ?? 'refused'
       const now = Date.now()
       let window = windows.get(key)
-      if (!window || window.start + 2000 <= now) {
+      if (!window || (window.start + 2000 <= now && fault !== 'never whole again')) {
         window = { count: 0, start: now }
         windows.set(key, window)
       }
@@ -357,7 +359,7 @@ describe('the spent quotas, when a server declares small and short ones', () => 
     ])
   }, 20_000)
 
-  it('fails a server that serves past its declared quota, refuses before it, or leaves Retry-After out', async () => {
+  it('fails a server that serves past its declared quota, refuses before it, leaves Retry-After out, or stays refused', async () => {
     const serves = await spend(await limited('serves past it'))
     expect(spent(serves).map((j) => j.status)).toEqual([401, 200])
     expect(problems(serves)).toMatch(
@@ -370,5 +372,8 @@ describe('the spent quotas, when a server declares small and short ones', () => 
     const bare = await spend(await limited('no retry-after'))
     expect(bare.failed).toBe(true)
     expect(problems(bare)).toMatch(/retry-after/i)
-  }, 30_000)
+    server?.close()
+    const stuck = await spend(await limited('never whole again'))
+    expect(problems(stuck)).toMatch(/a 429 again after waiting the first one’s Retry-After/)
+  }, 40_000)
 })

@@ -47,8 +47,9 @@ export async function runSecurity(ctx: Context): Promise<void> {
   await settledMethods(ctx)
   if (!options.case || options.case.endsWith(AS_SECOND)) await crossPrincipal(ctx)
   // Last, as the quotas it spends are waited out by whatever the run sends next.
-  await spentQuota(ctx, 'refused')
-  await spentQuota(ctx, 0)
+  // The two quotas are spent one after the other, and their windows waited out together.
+  const afterwards = [await spentQuota(ctx, 'refused'), await spentQuota(ctx, 0)]
+  for (const whole of afterwards) await whole?.()
 }
 
 /**
@@ -76,10 +77,10 @@ const QUOTA_TITLES = {
  * running is refused, one after an answer that left requests is not, and the 429's RateLimit has
  * `r=0` and `t` equal to Retry-After.
  */
-async function spentQuota(ctx: Context, bucket: 'refused' | 0): Promise<void> {
+async function spentQuota(ctx: Context, bucket: 'refused' | 0): Promise<(() => Promise<void>) | undefined> {
   const { subject, results } = ctx
   const list = ctx.list
-  if (!list?.secured || !ctx.wants(caseName(list.operationId, SPENT_QUOTAS))) return
+  if (!list?.secured || !ctx.wants(caseName(list.operationId, SPENT_QUOTAS))) return undefined
   const takesLimit = list.parameters.some((p) => p.in === 'query' && p.name === 'limit')
   const request: RequestSpec = {
     method: 'GET',
@@ -97,7 +98,7 @@ async function spentQuota(ctx: Context, bucket: 'refused' | 0): Promise<void> {
     policy.quota > SPENDABLE.quota ||
     policy.windowSeconds > SPENDABLE.windowSeconds
   )
-    return
+    return undefined
   ctx.progress(`security: ${title}`)
   const kit = ctx.judging.kitProfile === true
   const judged = (answer: Answer, own: string[], check: string) => {
@@ -124,6 +125,22 @@ async function spentQuota(ctx: Context, bucket: 'refused' | 0): Promise<void> {
       replay: ctx.replay(caseArgs('security', caseName(list.operationId, SPENT_QUOTAS))),
     })
   }
+  // RateLimit's `t` is when the quota is whole again: a request after that long is not refused.
+  const wholeAgain = (refusal: Answer) => {
+    const due = Date.now() + Number(refusal.headers['retry-after']) * 1000
+    return async () => {
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, due - Date.now())))
+      const answer = await subject.sendOnce(request, authorization)
+      if (answer.status === 429)
+        judged(
+          answer,
+          [
+            `a 429 again after waiting the first one’s Retry-After ${refusal.headers['retry-after']}, when its RateLimit said the quota would be whole again`,
+          ],
+          'status_code_conformance',
+        )
+    }
+  }
   const started = Date.now()
   let before: { remaining: number; resetSeconds: number; said: string } | undefined
   let last: Answer | undefined
@@ -144,8 +161,12 @@ async function spentQuota(ctx: Context, bucket: 'refused' | 0): Promise<void> {
           [`a 429 though the answer just before it left ${inWindow.remaining} (${inWindow.said})`],
           'status_code_conformance',
         )
-      else judged(answer, kit ? refusalQuotaProblems(answer.headers) : [], 'response_headers_conformance')
-      return
+      else {
+        const problems = kit ? refusalQuotaProblems(answer.headers, policy.windowSeconds) : []
+        judged(answer, problems, 'response_headers_conformance')
+        if (problems.length === 0 && kit) return wholeAgain(answer)
+      }
+      return undefined
     }
     if (inWindow?.remaining === 0) {
       judged(
@@ -155,9 +176,9 @@ async function spentQuota(ctx: Context, bucket: 'refused' | 0): Promise<void> {
         ],
         'status_code_conformance',
       )
-      return
+      return undefined
     }
-    if (declared === undefined) return
+    if (declared === undefined) return undefined
     if (declared.remaining === 0 && declared.resetSeconds < SURELY_IN_WINDOW) {
       // The window is about to end: the next request may fall in the next one and prove nothing.
       await new Promise((resolve) => setTimeout(resolve, declared.resetSeconds * 1000))
@@ -175,10 +196,14 @@ async function spentQuota(ctx: Context, bucket: 'refused' | 0): Promise<void> {
       ],
       'status_code_conformance',
     )
+  return undefined
 }
 
-/** What a 429's RateLimit says wrong (the kit's profile): on a 429, `r=0` and `t` equal to Retry-After. */
-export function refusalQuotaProblems(headers: Record<string, string>): string[] {
+/**
+ * What a 429's RateLimit says wrong (the kit's profile): on a 429, `r=0` and `t` equal to Retry-After,
+ * and no longer than the policy's window, at whose end the quota is whole again.
+ */
+export function refusalQuotaProblems(headers: Record<string, string>, windowSeconds: number): string[] {
   const declared = declaredQuota(headers)
   if (declared === undefined)
     return ['a 429 without RateLimit, which the kit’s profile sends on every counted answer']
@@ -187,6 +212,8 @@ export function refusalQuotaProblems(headers: Record<string, string>): string[] 
   if (declared.remaining !== 0) problems.push(`a 429 whose ${declared.said} leaves requests (r=0 on a 429)`)
   if (retryAfter !== String(declared.resetSeconds))
     problems.push(`a 429 whose ${declared.said} has t other than its Retry-After ${retryAfter ?? '(none)'}`)
+  if (declared.resetSeconds > windowSeconds)
+    problems.push(`a 429 whose ${declared.said} has t past the end of its ${windowSeconds} s window`)
   return problems
 }
 
@@ -597,15 +624,31 @@ async function otherMethods(ctx: Context): Promise<void> {
       })
       const allow = results.selected.has('response_headers_conformance') && answer.status === 405
       const own = allow ? allowProblems(answer, allowed) : []
+      // The kit's profile settles the recommendation for a method HTTP defines: 405, always.
+      const kit405 =
+        ctx.judging.kitProfile === true && !unknown && results.selected.has('kit_profile_conformance')
+      if (kit405 && answer.status !== 405)
+        own.push(
+          `${method} ${path} answered ${answer.status}: the kit profile answers a method a documented path does not take 405, with Allow`,
+        )
       results.record({
         layer: 'security',
         operationId: first.operationId,
         checks: [
-          ...new Set([...checked, ...(answer.status === 405 ? ['response_headers_conformance'] : [])]),
+          ...new Set([
+            ...checked,
+            ...(answer.status === 405 ? ['response_headers_conformance'] : []),
+            ...(kit405 ? ['kit_profile_conformance'] : []),
+          ]),
         ],
         findings: [
           ...findings,
-          ...own.map((message) => ({ check: 'response_headers_conformance', message })),
+          ...own.map((message) => ({
+            check: message.includes('the kit profile')
+              ? 'kit_profile_conformance'
+              : 'response_headers_conformance',
+            message,
+          })),
         ],
         kinds: ['other method', ...kinds],
         title,
