@@ -62,6 +62,7 @@ export default fp(
     ) => {
       app
         .authFailureLimited(request, reply)
+        // Stryker disable next-line StringLiteral: equivalent: any word but 'principal' picks the address's message, as 'address' does.
         .then(({ limited, retryAfter }) => done(limited ? tooMany(retryAfter, 'address') : refusal), done)
     }
 

@@ -101,13 +101,13 @@ async function spentQuota(ctx: Context, bucket: 'refused' | 0): Promise<(() => P
     return undefined
   ctx.progress(`security: ${title}`)
   const kit = ctx.judging.kitProfile === true
-  const judged = (answer: Answer, own: string[], check: string) => {
+  const judged = (answer: Answer, own: string[], check: string, statuses = [429]) => {
     const { checked, findings } = ctx.judge({
       kind: 'http',
       operation: list,
       request,
       answer,
-      expected: { statuses: [429] },
+      expected: { statuses },
       requiredHeaders: ['retry-after'],
       judging: ctx.judging,
     })
@@ -178,7 +178,19 @@ async function spentQuota(ctx: Context, bucket: 'refused' | 0): Promise<(() => P
       )
       return undefined
     }
-    if (declared === undefined) return undefined
+    if (declared === undefined) {
+      // The kit's RateLimit is on every counted answer: one the run cannot read ends the case.
+      if (kit)
+        judged(
+          answer,
+          [
+            `a counted answer without a RateLimit the kit’s profile gives (${answer.headers.ratelimit ?? 'none'})`,
+          ],
+          'kit_profile_conformance',
+          [answer.status],
+        )
+      return undefined
+    }
     if (declared.remaining === 0 && declared.resetSeconds < SURELY_IN_WINDOW) {
       // The window is about to end: the next request may fall in the next one and prove nothing.
       await new Promise((resolve) => setTimeout(resolve, declared.resetSeconds * 1000))
