@@ -291,7 +291,13 @@ describe('the spent quotas, when a server declares small and short ones', () => 
    * principal, counted from a bucket's first request; past one, `fault` says what it answers.
    */
   async function limited(
-    fault: 'none' | 'serves past it' | 'refuses early' | 'no retry-after' | 'never whole again',
+    fault:
+      | 'none'
+      | 'serves past it'
+      | 'refuses early'
+      | 'no retry-after'
+      | 'never whole again'
+      | 'resets later than t',
   ) {
     const windows = new Map<string, { count: number; start: number }>()
     const listening = createServer((request, response) => {
@@ -306,7 +312,8 @@ describe('the spent quotas, when a server declares small and short ones', () => 
       window.count++
       const quota = fault === 'refuses early' ? 2 : 3
       const left = Math.max(0, 3 - window.count)
-      const reset = Math.max(1, Math.ceil((2000 - (now - window.start)) / 1000))
+      const reset =
+        fault === 'resets later than t' ? 1 : Math.max(1, Math.ceil((2000 - (now - window.start)) / 1000))
       const policy = token ? 'default' : 'failed-auth'
       const headers: Record<string, string> = {
         'content-type': 'application/json',
@@ -359,7 +366,7 @@ describe('the spent quotas, when a server declares small and short ones', () => 
     ])
   }, 20_000)
 
-  it('fails a server that serves past its declared quota, refuses before it, leaves Retry-After out, or stays refused', async () => {
+  it('fails a server that serves past its declared quota, refuses before it, leaves Retry-After out, or stays refused past its t', async () => {
     const serves = await spend(await limited('serves past it'))
     expect(spent(serves).map((j) => j.status)).toEqual([401, 200])
     expect(problems(serves)).toMatch(
@@ -375,5 +382,8 @@ describe('the spent quotas, when a server declares small and short ones', () => 
     server?.close()
     const stuck = await spend(await limited('never whole again'))
     expect(problems(stuck)).toMatch(/a 429 again after waiting the first one’s Retry-After/)
+    server?.close()
+    const late = await spend(await limited('resets later than t'))
+    expect(problems(late)).toMatch(/a 429 after waiting the t of RateLimit "failed-auth";r=0;t=1/)
   }, 40_000)
 })

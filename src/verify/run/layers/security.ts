@@ -143,6 +143,8 @@ async function spentQuota(ctx: Context, bucket: 'refused' | 0): Promise<(() => P
   }
   const started = Date.now()
   let before: { remaining: number; resetSeconds: number; said: string } | undefined
+  // The quota the run last waited out by its `t`: the next request falls in a new window.
+  let waited: typeof before
   let last: Answer | undefined
   // The quota twice over and one more: past it in two windows, should one end mid-way; bounded.
   const most = 2 * policy.quota + 1
@@ -155,7 +157,13 @@ async function spentQuota(ctx: Context, bucket: 'refused' | 0): Promise<(() => P
       kit && before !== undefined && before.resetSeconds >= SURELY_IN_WINDOW ? before : undefined
     if (answer.status === 429) {
       const early = inWindow && inWindow.remaining > 0
-      if (early)
+      if (waited)
+        judged(
+          answer,
+          [`a 429 after waiting the t of ${waited.said}, when its quota was to be whole again`],
+          'status_code_conformance',
+        )
+      else if (early)
         judged(
           answer,
           [`a 429 though the answer just before it left ${inWindow.remaining} (${inWindow.said})`],
@@ -195,7 +203,11 @@ async function spentQuota(ctx: Context, bucket: 'refused' | 0): Promise<(() => P
       // The window is about to end: the next request may fall in the next one and prove nothing.
       await new Promise((resolve) => setTimeout(resolve, declared.resetSeconds * 1000))
       before = undefined
-    } else before = declared
+      waited = kit ? declared : undefined
+    } else {
+      before = declared
+      waited = undefined
+    }
   }
   // Twice the quota and one more, all within one window's length (so in two windows at most): one of
   // them was past the quota the server declares.
