@@ -89,11 +89,11 @@ export const strykerValidationSchema = {
 const DEFAULTS = { requests: 60, sequences: 8, seed: 20261202 }
 
 /** One verifier run's outcome: its failure text when it failed. */
-export type Judge = (baseUrl: string, test: TestId) => Promise<string | undefined>
+export type Judge = (baseUrl: string, test: TestId, dry?: boolean) => Promise<string | undefined>
 
 /** The original verifier, judging the store at `baseUrl` with the kit's profile and one layer (or `limits`). */
 export function verifierJudge(sizes: { requests: number; sequences: number; seed: number }): Judge {
-  return async (baseUrl, test) => {
+  return async (baseUrl, test, dry = false) => {
     const { verify } = await import('@plant-store/verify')
     const results = await verify({
       baseUrl,
@@ -102,6 +102,11 @@ export function verifierJudge(sizes: { requests: number; sequences: number; seed
       ...(test === 'limits' ? { only: ['security'], case: LIMITS_CASE } : { only: [test] }),
       ...sizes,
     })
+    // A limits test that judges no spent quota on the unmutated store (its case renamed, the store's
+    // quotas too large) would pass every mutant: the dry run fails instead. A mutant is judged by the
+    // verifier's findings alone.
+    if (dry && test === 'limits' && !results.judged.some((j) => j.kinds.includes('rate limit spent')))
+      return `the verifier's case ${LIMITS_CASE} judged no spent quota: the case or the limited store's quotas changed`
     if (!results.failed) return undefined
     const failures = results.distinctFailures().map((failure) => results.failureText(failure))
     const stopped = results.stopped.map((s) => `${s.layer} could not go on: ${s.reason}`)
@@ -395,7 +400,7 @@ export class VerifierTestRunner implements TestRunner {
     let failure: string | undefined
     try {
       await store.ask({ kind: 'arm', testId: test, activeMutant, hitLimit })
-      failure = await this.judge(store.url, test)
+      failure = await this.judge(store.url, test, activeMutant === undefined)
     } catch (error) {
       failure = `the run could not finish: ${(error as Error).message}`
     }
