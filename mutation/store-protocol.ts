@@ -16,6 +16,24 @@ export const STORE_ENV = {
   OVERLOAD_MAX_RSS_BYTES: '0',
 }
 
+/**
+ * The second store's, for the runner's `limits` test: the same, with quotas a run spends in a few
+ * requests and a window of 2 seconds, so that the verifier sees, and judges, its 429s and waits little.
+ */
+export const LIMITED_STORE_ENV = {
+  ...STORE_ENV,
+  RATE_LIMIT_MAX: '20',
+  AUTH_FAILURE_LIMIT: '20',
+  RATE_LIMIT_WINDOW: '2',
+}
+
+/** The argument a store script is started with to be the `limits` test's store. */
+export const LIMITED = '--limited'
+
+/** The settings of the store this process is: `LIMITED_STORE_ENV` when started with `LIMITED`. */
+export const storeEnv = (): Record<string, string> =>
+  process.argv.includes(LIMITED) ? LIMITED_STORE_ENV : STORE_ENV
+
 /** What the runner asks of the store; each is answered with a `StoreReply`. */
 export type StoreRequest =
   | {
@@ -25,6 +43,8 @@ export type StoreRequest =
       hitLimit: number | undefined
     }
   | { kind: 'coverage' }
+  /** A new app in place of the old, on a new port: no count, cache or plant of earlier runs. */
+  | { kind: 'rebuild' }
 
 export type StoreReply =
   | { kind: 'listening'; url: string; coreUrl: string }
@@ -52,14 +72,39 @@ function reply(message: StoreReply): void {
   process.send?.(message)
 }
 
+/** A store listening: its URL, where its `@plant-store/core` was loaded from, and how it closes. */
+export interface Listening {
+  url: string
+  coreUrl: string
+  close(): Promise<void>
+}
+
 /**
  * Serves the runner once `start` has the store listening: `start` resolves with its URL and where its
- * `@plant-store/core` was loaded from. A store that cannot start says why and exits.
+ * `@plant-store/core` was loaded from. A store that cannot start says why and exits; so does one that
+ * cannot be rebuilt.
  */
-export async function serveRunner(start: () => Promise<{ url: string; coreUrl: string }>): Promise<void> {
+export async function serveRunner(start: () => Promise<Listening>): Promise<void> {
   const stryker = strykerGlobal()
+  let current: Listening | undefined
+  const listening = (store: Listening): StoreReply => ({
+    kind: 'listening',
+    url: store.url,
+    coreUrl: store.coreUrl,
+  })
   process.on('message', (message: StoreRequest) => {
-    if (message.kind === 'arm') {
+    if (message.kind === 'rebuild') {
+      const old = current
+      current = undefined
+      ;(async () => {
+        await old?.close()
+        current = await start()
+        reply(listening(current))
+      })().catch((error: Error) => {
+        reply({ kind: 'failed', message: error.stack ?? String(error) })
+        process.exit(1)
+      })
+    } else if (message.kind === 'arm') {
       stryker.currentTestId = message.testId
       stryker.activeMutant = message.activeMutant
       stryker.hitLimit = message.hitLimit
@@ -72,7 +117,8 @@ export async function serveRunner(start: () => Promise<{ url: string; coreUrl: s
   // The runner going away (Stryker ends its process, or it crashes) ends the store too.
   process.on('disconnect', () => process.exit(0))
   try {
-    reply({ kind: 'listening', ...(await start()) })
+    current = await start()
+    reply(listening(current))
   } catch (error) {
     reply({ kind: 'failed', message: (error as Error).stack ?? String(error) })
     process.exit(1)

@@ -4,14 +4,14 @@
 // instrumented core through its tsconfig.json, while the runner's verifier keeps the original one.
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { STORE_ENV, serveRunner } from './store-protocol.js'
+import { serveRunner, storeEnv } from './store-protocol.js'
 
 await serveRunner(async () => {
   const root = process.cwd()
   const app = await import(pathToFileURL(join(root, 'src/server/app.ts')).href)
   const config = await import(pathToFileURL(join(root, 'src/server/config.ts')).href)
-  const built = await app.buildApp({ config: config.loadConfig(STORE_ENV), logger: false })
+  const built = await app.buildApp({ config: config.loadConfig(storeEnv()), logger: false })
   const url: string = await built.listen({ host: '127.0.0.1', port: 0 })
   // Where the store's core was loaded from: the runner checks it is not the verifier's.
-  return { url, coreUrl: import.meta.resolve('@plant-store/core') }
+  return { url, coreUrl: import.meta.resolve('@plant-store/core'), close: () => built.close() }
 })

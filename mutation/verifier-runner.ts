@@ -1,6 +1,7 @@
-// A Stryker test runner whose "tests" are the verifier's layers: the store is built once from the
-// sandbox's instrumented sources (store.ts, in a child process), mutants are switched on at run time,
-// and a mutant is killed when a verifier run against the mutated store fails.
+// A Stryker test runner whose "tests" are the verifier's layers, and `limits`, the verifier's spent
+// quotas against a second store whose limits a run reaches: each store is built once from the sandbox's
+// instrumented sources (store.ts, in a child process), mutants are switched on at run time, and a
+// mutant is killed when a verifier run against the mutated store fails.
 // Loaded by Stryker with Node's own type stripping, never through tsx: the verifier and the
 // `@plant-store/core` it judges with must be the original build, not the sandbox's mutated sources.
 import { type ChildProcess, fork } from 'node:child_process'
@@ -26,6 +27,26 @@ import type { StoreReply, StoreRequest } from './store-protocol.js'
 /** The verifier's layers, Stryker's tests here; `concurrency` last, as a run orders them. */
 export const LAYERS = ['examples', 'generated', 'stateful', 'security', 'concurrency'] as const
 export type Layer = (typeof LAYERS)[number]
+
+/**
+ * The runner's tests: each layer against the store, then `limits`, the security layer's spent quotas
+ * alone against the second store (LIMITED_STORE_ENV): its 429s, Retry-After and RateLimit, judged.
+ */
+export const TESTS = [...LAYERS, 'limits'] as const
+export type TestId = (typeof TESTS)[number]
+
+/** The case the `limits` test runs: the verifier's security case that spends the quotas the store declares. */
+export const LIMITS_CASE = 'listPlants · the rate limits, spent'
+
+/**
+ * The argument that makes a store script the `limits` test's (store-protocol.ts's LIMITED, written
+ * again: Node loads this file without tsx, and can import only types from another .ts file).
+ */
+const LIMITED = '--limited'
+
+/** Which store a test runs against. */
+type StoreName = 'main' | 'limited'
+const storeOf = (test: TestId): StoreName => (test === 'limits' ? 'limited' : 'main')
 
 /** The runner's own options, `verifier` in the Stryker configuration. */
 export interface VerifierRunnerOptions {
@@ -68,19 +89,24 @@ export const strykerValidationSchema = {
 const DEFAULTS = { requests: 60, sequences: 8, seed: 20261202 }
 
 /** One verifier run's outcome: its failure text when it failed. */
-export type Judge = (baseUrl: string, layer: Layer) => Promise<string | undefined>
+export type Judge = (baseUrl: string, test: TestId, dry?: boolean) => Promise<string | undefined>
 
-/** The original verifier, judging the store at `baseUrl` with the kit's profile and one layer. */
+/** The original verifier, judging the store at `baseUrl` with the kit's profile and one layer (or `limits`). */
 export function verifierJudge(sizes: { requests: number; sequences: number; seed: number }): Judge {
-  return async (baseUrl, layer) => {
+  return async (baseUrl, test, dry = false) => {
     const { verify } = await import('@plant-store/verify')
     const results = await verify({
       baseUrl,
       tokens: ['token-a', 'token-b'],
       profile: 'kit',
-      only: [layer],
+      ...(test === 'limits' ? { only: ['security'], case: LIMITS_CASE } : { only: [test] }),
       ...sizes,
     })
+    // A limits test that judges no spent quota on the unmutated store (its case renamed, the store's
+    // quotas too large) would pass every mutant: the dry run fails instead. A mutant is judged by the
+    // verifier's findings alone.
+    if (dry && test === 'limits' && !results.judged.some((j) => j.kinds.includes('rate limit spent')))
+      return `the verifier's case ${LIMITS_CASE} judged no spent quota: the case or the limited store's quotas changed`
     if (!results.failed) return undefined
     const failures = results.distinctFailures().map((failure) => results.failureText(failure))
     const stopped = results.stopped.map((s) => `${s.layer} could not go on: ${s.reason}`)
@@ -108,7 +134,7 @@ class JudgeNotOriginal extends Error {}
 /** The store's child process and its reply stream. */
 class Store {
   private readonly child: ChildProcess
-  readonly url: string
+  url: string
   /** Where the store's `@plant-store/core` was loaded from. */
   readonly coreUrl: string
 
@@ -119,11 +145,11 @@ class Store {
     this.coreUrl = coreUrl
   }
 
-  static async start(script: string, activeMutant: string | undefined): Promise<Store> {
+  static async start(script: string, activeMutant: string | undefined, args: string[]): Promise<Store> {
     // A static mutant is read when the module loads: the instrumented code takes it from this variable.
     const env = { ...process.env, __STRYKER_ACTIVE_MUTANT__: activeMutant }
     if (activeMutant === undefined) delete env.__STRYKER_ACTIVE_MUTANT__
-    const child = fork(script, [], {
+    const child = fork(script, args, {
       execArgv: ['--import', 'tsx'],
       env,
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
@@ -167,6 +193,14 @@ class Store {
     })
   }
 
+  /** A new app in the same process, on a new port: nothing counted, cached or stored before. */
+  async rebuild(): Promise<void> {
+    const reply = await this.ask({ kind: 'rebuild' })
+    if (reply.kind !== 'listening')
+      throw new Error(reply.kind === 'failed' ? reply.message : `unexpected reply to rebuild: ${reply.kind}`)
+    this.url = reply.url
+  }
+
   /** `ask`, for what a store a mutant crashed need not answer: undefined then. */
   async tryAsk(request: StoreRequest): Promise<StoreReply | undefined> {
     return this.ask(request).catch(() => undefined)
@@ -184,13 +218,21 @@ class Store {
   }
 }
 
+/** One of the runner's stores: its child, the static mutant it was loaded with, whether a run spoilt it. */
+class Slot {
+  store: Store | undefined
+  /** The mutant the running store was loaded with (a static mutant), or undefined. */
+  loadedWith: string | undefined
+  /** The last run may have left the store in a state a correct store never reaches. */
+  dirty = false
+  /** A test has run on it since it started: its counts and caches are no longer a new store's. */
+  used = false
+}
+
 export class VerifierTestRunner implements TestRunner {
   static inject = tokens(commonTokens.logger, commonTokens.options)
-  private store: Store | undefined
-  /** The mutant the running store was loaded with (a static mutant), or undefined. */
-  private loadedWith: string | undefined
-  /** The last run may have left the store in a state a correct store never reaches. */
-  private dirty = false
+  /** Each store, started when a test first needs it. */
+  private readonly stores: Record<StoreName, Slot> = { main: new Slot(), limited: new Slot() }
   private checked = false
   private readonly script: string
   private readonly sandbox: string
@@ -214,96 +256,128 @@ export class VerifierTestRunner implements TestRunner {
   }
 
   async init(): Promise<void> {
-    // The store starts on the first run, with that run's static mutant if it has one: a runner Stryker
-    // starts for one static mutant builds the store once.
+    // A store starts on the first run that needs it, with that run's static mutant if it has one: a
+    // runner Stryker starts for one static mutant builds each store once.
   }
 
-  private checkJudgeIsOriginal(): void {
+  private checkJudgeIsOriginal(store: Store): void {
     const judgeCore = pathToFileURL(createRequire(import.meta.url).resolve('@plant-store/core')).href
-    const problem = judgeProblem(judgeCore, this.store?.coreUrl ?? '', this.sandbox)
+    const problem = judgeProblem(judgeCore, store.coreUrl, this.sandbox)
     if (problem) throw new JudgeNotOriginal(problem)
-    this.log.debug(`store core: ${this.store?.coreUrl}; verifier core: ${judgeCore}`)
+    this.log.debug(`store core: ${store.coreUrl}; verifier core: ${judgeCore}`)
   }
 
-  private async restart(activeMutant: string | undefined): Promise<Store> {
-    await this.store?.stop()
-    this.store = await Store.start(this.script, activeMutant)
+  private async restart(name: StoreName, activeMutant: string | undefined): Promise<Store> {
+    const slot = this.stores[name]
+    await slot.store?.stop()
+    slot.store = undefined
+    const store = await Store.start(this.script, activeMutant, name === 'limited' ? [LIMITED] : [])
+    slot.store = store
     if (!this.checked) {
-      this.checkJudgeIsOriginal()
+      this.checkJudgeIsOriginal(store)
       this.checked = true
     }
-    this.loadedWith = activeMutant
-    this.dirty = false
-    return this.store
+    slot.loadedWith = activeMutant
+    slot.dirty = false
+    slot.used = false
+    return store
+  }
+
+  /** The store, as a correct store would be: without a static mutant, and not left by a killed one. */
+  private async fresh(name: StoreName): Promise<Store> {
+    const slot = this.stores[name]
+    return slot.dirty || slot.loadedWith !== undefined || !slot.store?.alive
+      ? this.restart(name, undefined)
+      : slot.store
   }
 
   async dryRun(_options: DryRunOptions): Promise<DryRunResult> {
-    // The static coverage is what the store's start reached, before any layer: a fresh store's.
-    const store =
-      this.dirty || this.loadedWith !== undefined || !this.store?.alive
-        ? await this.restart(undefined)
-        : this.store
     const tests: TestResult[] = []
-    for (const layer of LAYERS) tests.push(await this.runLayer(store, layer))
-    await store.ask({ kind: 'arm', testId: undefined, activeMutant: undefined, hitLimit: undefined })
-    const reply = await store.ask({ kind: 'coverage' })
-    const mutantCoverage =
-      reply.kind === 'coverage' ? (reply.coverage as MutantCoverage | undefined) : undefined
-    this.dirty = tests.some((test) => test.status === TestStatus.Failed)
+    for (const test of TESTS) {
+      const result = await this.runTest(await this.fresh(storeOf(test)), test)
+      this.stores[storeOf(test)].used = true
+      if (result.status === TestStatus.Failed) this.stores[storeOf(test)].dirty = true
+      tests.push(result)
+    }
+    // The static coverage is what each store's start reached, before any test: a fresh store's.
+    const mutantCoverage: MutantCoverage = { static: {}, perTest: {} }
+    for (const slot of Object.values(this.stores)) {
+      if (!slot.store) continue
+      await slot.store.ask({ kind: 'arm', testId: undefined, activeMutant: undefined, hitLimit: undefined })
+      const reply = await slot.store.ask({ kind: 'coverage' })
+      const coverage = reply.kind === 'coverage' ? (reply.coverage as MutantCoverage | undefined) : undefined
+      Object.assign(mutantCoverage.static, coverage?.static)
+      Object.assign(mutantCoverage.perTest, coverage?.perTest)
+    }
     return { status: DryRunStatus.Complete, tests, mutantCoverage }
   }
 
   async mutantRun(options: MutantRunOptions): Promise<MutantRunResult> {
     const id = options.activeMutant.id
     const isStatic = options.reloadEnvironment || options.mutantActivation === 'static'
-    let store: Store
-    try {
-      if (isStatic) store = await this.restart(id)
-      else {
-        store =
-          this.dirty || this.loadedWith !== undefined || !this.store?.alive
-            ? await this.restart(undefined)
-            : this.store
-        await store.ask({ kind: 'arm', testId: undefined, activeMutant: id, hitLimit: options.hitLimit })
-      }
-    } catch (error) {
-      if (error instanceof JudgeNotOriginal) throw error
-      // A mutant that stops the store from starting is shown by every answer the store would give.
-      this.dirty = true
-      return {
-        status: MutantRunStatus.Killed,
-        killedBy: [],
-        failureMessage: (error as Error).message,
-        nrOfTests: 0,
-      }
-    }
-    const layers = (options.testFilter ?? LAYERS).filter((t): t is Layer =>
-      (LAYERS as readonly string[]).includes(t),
+    const tests = (options.testFilter ?? TESTS).filter((t): t is TestId =>
+      (TESTS as readonly string[]).includes(t),
     )
     const killedBy: string[] = []
     let failureMessage = ''
     let ran = 0
     const started = Date.now()
     let hitLimitReached: string | undefined
-    for (const layer of layers) {
-      const result = await this.runLayer(store, layer, id, options.hitLimit)
+    const used = new Set<StoreName>()
+    for (const test of tests) {
+      const name = storeOf(test)
+      let store: Store
+      try {
+        // A static mutant is on from each store's start; a runtime one is switched on as the test runs.
+        store =
+          isStatic && !used.has(name)
+            ? await this.restart(name, id)
+            : isStatic
+              ? (this.stores[name].store as Store)
+              : await this.fresh(name)
+        // The limits test meets each quota from its first request: its store is rebuilt for each run,
+        // which costs a fraction of a verifier run (the main store keeps its plants and counts).
+        if (name === 'limited' && this.stores[name].used) await store.rebuild()
+      } catch (error) {
+        if (error instanceof JudgeNotOriginal) throw error
+        // A mutant that stops the store from starting is shown by every answer the store would give.
+        this.stores[name].dirty = true
+        for (const other of used) this.stores[other].dirty = true
+        return {
+          status: MutantRunStatus.Killed,
+          killedBy: [],
+          failureMessage: (error as Error).message,
+          nrOfTests: ran,
+        }
+      }
+      used.add(name)
+      this.stores[name].used = true
+      const result = await this.runTest(store, test, id, options.hitLimit)
       ran++
       // Past its hit limit the instrumented code throws, which a layer would see as a 500: an endless
       // loop, not a kill.
       const hits = options.hitLimit === undefined ? undefined : await store.tryAsk({ kind: 'coverage' })
       if (hits?.kind === 'coverage' && (hits.hitCount ?? 0) > (options.hitLimit ?? 0)) {
-        hitLimitReached = `hit limit reached (${hits.hitCount}/${options.hitLimit}) in layer ${layer}`
+        hitLimitReached = `hit limit reached (${hits.hitCount}/${options.hitLimit}) in ${test}`
         break
       }
       if (result.status === TestStatus.Failed) {
-        killedBy.push(layer)
+        killedBy.push(test)
         failureMessage ||= result.failureMessage
         if (!options.disableBail) break
       }
     }
-    await store.tryAsk({ kind: 'arm', testId: undefined, activeMutant: undefined, hitLimit: undefined })
-    // A killed mutant may have left plants or state a correct store never has: the next run gets a fresh one.
-    this.dirty = killedBy.length > 0 || isStatic || hitLimitReached !== undefined
+    for (const name of used) {
+      const slot = this.stores[name]
+      await slot.store?.tryAsk({
+        kind: 'arm',
+        testId: undefined,
+        activeMutant: undefined,
+        hitLimit: undefined,
+      })
+      // A killed mutant may have left plants or state a correct store never has: the next run gets a fresh one.
+      slot.dirty = killedBy.length > 0 || isStatic || hitLimitReached !== undefined
+    }
     const duration = Date.now() - started
     if (hitLimitReached) return { status: MutantRunStatus.Timeout, reason: hitLimitReached, duration }
     if (killedBy.length)
@@ -311,26 +385,29 @@ export class VerifierTestRunner implements TestRunner {
     return { status: MutantRunStatus.Survived, nrOfTests: ran, duration }
   }
 
-  /** One layer, with the store told that it runs (its coverage) and which mutant is on. */
-  private async runLayer(
+  /** One test, with the store told that it runs (its coverage) and which mutant is on. */
+  private async runTest(
     store: Store,
-    layer: Layer,
+    test: TestId,
     activeMutant?: string,
     hitLimit?: number,
   ): Promise<TestResult> {
     const started = Date.now()
-    const base = { id: layer, name: `verifier layer ${layer}` }
+    const base = {
+      id: test,
+      name: test === 'limits' ? 'verifier, spent rate limits' : `verifier layer ${test}`,
+    }
     let failure: string | undefined
     try {
-      await store.ask({ kind: 'arm', testId: layer, activeMutant, hitLimit })
-      failure = await this.judge(store.url, layer)
+      await store.ask({ kind: 'arm', testId: test, activeMutant, hitLimit })
+      failure = await this.judge(store.url, test, activeMutant === undefined)
     } catch (error) {
       failure = `the run could not finish: ${(error as Error).message}`
     }
     if (!store.alive) failure ??= 'the store exited'
     const timeSpentMs = Date.now() - started
     this.log.debug(
-      `${layer}${activeMutant ? ` with mutant ${activeMutant}` : ''}: ${failure ? 'failed' : 'passed'} in ${timeSpentMs} ms`,
+      `${test}${activeMutant ? ` with mutant ${activeMutant}` : ''}: ${failure ? 'failed' : 'passed'} in ${timeSpentMs} ms`,
     )
     return failure === undefined
       ? { ...base, status: TestStatus.Success, timeSpentMs }
@@ -338,8 +415,10 @@ export class VerifierTestRunner implements TestRunner {
   }
 
   async dispose(): Promise<void> {
-    await this.store?.stop()
-    this.store = undefined
+    for (const slot of Object.values(this.stores)) {
+      await slot.store?.stop()
+      slot.store = undefined
+    }
   }
 }
 

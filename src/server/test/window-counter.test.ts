@@ -31,4 +31,15 @@ describe('WindowCounter', () => {
     expect(counter.hit('a', 4).count).toBe(1)
     expect(counter.hit('c', 5).count).toBe(2)
   })
+
+  it('counts a key whose window started anew as the newest, so it is forgotten last', () => {
+    const counter = new WindowCounter(5, 10, 2)
+    counter.hit('a', 0)
+    counter.hit('b', 1)
+    // 'a' starts a new window: now 'b' started longest ago, and is the one forgotten for 'c'.
+    counter.hit('a', 20)
+    counter.hit('c', 21)
+    expect(counter.hit('a', 22).count).toBe(2)
+    expect(counter.hit('b', 23).count).toBe(1)
+  })
 })

@@ -116,24 +116,46 @@ export class Subject {
         await sleep(due.ms)
         this.limits.waited(bucket, due.ms)
       }
-      this.requests++
-      this.sent[bucket]++
-      const answer = await send(
-        this.origin,
-        { ...placed, path: this.under(placed.path) },
-        sent,
-        extraHeaders,
-        this.beforeRequest,
-      ).catch((error: unknown) => {
-        if (error instanceof TeamCodeError) this.fatal = error
-        throw error
-      })
-      this.limits.learn(bucket, answer.status, answer.headers, Date.now())
+      const answer = await this.sendCounted(placed, sent, bucket, extraHeaders)
       if (answer.status !== 429 || attempt >= RETRIES_AFTER_429) {
         this.observer?.(request, authorization, answer)
         return answer
       }
     }
+  }
+
+  /**
+   * One request at once, whatever the quotas: no wait before it, no retry of a 429 (what it says of its
+   * quota is noted all the same). For a case that spends a quota to see the server refuse past it.
+   */
+  async sendOnce(request: RequestSpec, authorization: string | undefined): Promise<Answer> {
+    if (this.fatal) throw this.fatal
+    await this.throttle()
+    const answer = await this.sendCounted(request, authorization, this.bucketOf(authorization), {})
+    this.observer?.(request, authorization, answer)
+    return answer
+  }
+
+  private async sendCounted(
+    request: RequestSpec,
+    authorization: string | undefined,
+    bucket: Bucket,
+    extraHeaders: Record<string, string>,
+  ): Promise<Answer> {
+    this.requests++
+    this.sent[bucket]++
+    const answer = await send(
+      this.origin,
+      { ...request, path: this.under(request.path) },
+      authorization,
+      extraHeaders,
+      this.beforeRequest,
+    ).catch((error: unknown) => {
+      if (error instanceof TeamCodeError) this.fatal = error
+      throw error
+    })
+    this.limits.learn(bucket, answer.status, answer.headers, Date.now())
+    return answer
   }
 
   /** One principal of the server under test, as the judging layers see a target. */

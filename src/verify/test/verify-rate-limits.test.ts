@@ -284,3 +284,106 @@ describe('a default run fitted to the server’s quotas', () => {
     expect(all.leftOutNote(undefined)).toBeUndefined()
   })
 })
+
+describe('the spent quotas, when a server declares small and short ones', () => {
+  /**
+   * A listing that declares quotas of 3 a 2 s window for failed authentications and for each
+   * principal, counted from a bucket's first request; past one, `fault` says what it answers.
+   */
+  async function limited(
+    fault:
+      | 'none'
+      | 'serves past it'
+      | 'refuses early'
+      | 'no retry-after'
+      | 'never whole again'
+      | 'resets later than t',
+  ) {
+    const windows = new Map<string, { count: number; start: number }>()
+    const listening = createServer((request, response) => {
+      const token = TOKENS.find((t) => request.headers.authorization === `Bearer ${t}`)
+      const key = token ?? 'refused'
+      const now = Date.now()
+      let window = windows.get(key)
+      if (!window || (window.start + 2000 <= now && fault !== 'never whole again')) {
+        window = { count: 0, start: now }
+        windows.set(key, window)
+      }
+      window.count++
+      const quota = fault === 'refuses early' ? 2 : 3
+      const left = Math.max(0, 3 - window.count)
+      const reset =
+        fault === 'resets later than t' ? 1 : Math.max(1, Math.ceil((2000 - (now - window.start)) / 1000))
+      const policy = token ? 'default' : 'failed-auth'
+      const headers: Record<string, string> = {
+        'content-type': 'application/json',
+        'ratelimit-policy': `"${policy}";q=3;w=2`,
+        ratelimit: `"${policy}";r=${left};t=${reset}`,
+        'cache-control': 'no-store',
+        // The rest of the kit's profile, which every answer carries.
+        'x-request-id': `r${now}`,
+        'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+        'x-content-type-options': 'nosniff',
+        'x-frame-options': 'DENY',
+        'strict-transport-security': 'max-age=31536000; includeSubDomains',
+      }
+      if (window.count > quota && fault !== 'serves past it') {
+        if (fault !== 'no retry-after') headers['retry-after'] = String(reset)
+        response.writeHead(429, headers)
+        response.end('{"error":429,"message":"slow down"}')
+      } else if (!token) {
+        response.writeHead(401, { ...headers, 'www-authenticate': 'Bearer' })
+        response.end('{"error":401,"message":"no"}')
+      } else {
+        response.writeHead(200, headers)
+        response.end('[]')
+      }
+    })
+    server = listening
+    await new Promise<void>((resolve) => listening.listen(0, '127.0.0.1', resolve))
+    return `http://127.0.0.1:${(listening.address() as AddressInfo).port}`
+  }
+  const spend = async (baseUrl: string) => {
+    const { verify } = await import('../index.js')
+    return verify({
+      baseUrl,
+      tokens: [...TOKENS],
+      profile: 'kit',
+      only: ['security'],
+      case: 'listPlants · the rate limits, spent',
+    })
+  }
+  const problems = (results: Awaited<ReturnType<typeof spend>>) =>
+    results.failures.flatMap((f) => f.problems).join('\n')
+  const spent = (results: Awaited<ReturnType<typeof spend>>) =>
+    results.judged.filter((j) => j.kinds.includes('rate limit spent'))
+
+  it('spends each and judges its 429: an Error with Retry-After, and RateLimit r=0 with t its Retry-After', async () => {
+    const results = await spend(await limited('none'))
+    expect(spent(results).map((j) => [j.status, j.failed])).toEqual([
+      [429, []],
+      [429, []],
+    ])
+  }, 20_000)
+
+  it('fails a server that serves past its declared quota, refuses before it, leaves Retry-After out, or stays refused past its t', async () => {
+    const serves = await spend(await limited('serves past it'))
+    expect(spent(serves).map((j) => j.status)).toEqual([401, 200])
+    expect(problems(serves)).toMatch(
+      /not 429, though the answer just before it left no request in the window/,
+    )
+    server?.close()
+    const early = await spend(await limited('refuses early'))
+    expect(problems(early)).toMatch(/a 429 though the answer just before it left 1/)
+    server?.close()
+    const bare = await spend(await limited('no retry-after'))
+    expect(bare.failed).toBe(true)
+    expect(problems(bare)).toMatch(/retry-after/i)
+    server?.close()
+    const stuck = await spend(await limited('never whole again'))
+    expect(problems(stuck)).toMatch(/a 429 again after waiting the first one’s Retry-After/)
+    server?.close()
+    const late = await spend(await limited('resets later than t'))
+    expect(problems(late)).toMatch(/a 429 after waiting the t of RateLimit "failed-auth";r=0;t=1/)
+  }, 40_000)
+})

@@ -8,7 +8,29 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { docsDocument } from '../../lib/docs-document.js'
-import { documentHeaders } from './security-headers.js'
+import { HSTS } from './security-headers.js'
+
+/**
+ * The /docs page's and its assets': helmet 8's defaults, framing refused, with the page's CSP. Every
+ * name of API_HEADERS (security-headers.ts) is among them, so that written over those they leave none
+ * of the API's values.
+ */
+function documentHeaders(contentSecurityPolicy: string): Readonly<Record<string, string>> {
+  return Object.freeze({
+    'content-security-policy': contentSecurityPolicy,
+    'cross-origin-opener-policy': 'same-origin',
+    'cross-origin-resource-policy': 'same-origin',
+    'origin-agent-cluster': '?1',
+    'referrer-policy': 'no-referrer',
+    'strict-transport-security': HSTS,
+    'x-content-type-options': 'nosniff',
+    'x-dns-prefetch-control': 'off',
+    'x-download-options': 'noopen',
+    'x-frame-options': 'DENY',
+    'x-permitted-cross-domain-policies': 'none',
+    'x-xss-protection': '0',
+  })
+}
 
 const DOCS = '/docs'
 // Set by this app's own reply for the body it sends.

@@ -4,7 +4,9 @@
 // case (accepted), and the other principal's plants: the second principal must get 404 for the first's
 // plant, never see it in its list, and leave it as it was whatever it sends, and the first principal's
 // Link targets and cursors get it no page (400, as a cursor never made). Besides, once per path, each
-// method of every kind the path does not take, with a token (and PATCH without one), and HEAD.
+// method of every kind the path does not take, with a token (and PATCH without one), and HEAD. Last,
+// when the server declares a quota small and short enough to spend at little cost (a store set up for
+// a test, never the document's defaults), it is spent, and the 429 past it judged.
 
 import { nextAddress } from '@plant-store/core'
 import { baseExampleName, requestFor } from '../../cases/document-cases.js'
@@ -17,6 +19,7 @@ import { roleOf } from '../../judge/accepted-statuses.js'
 import { linkLeaves, resolveLink } from '../../judge/links.js'
 import { parametersOf } from '../../report/coverage.js'
 import { type Context, caseArgs, caseName } from '../context.js'
+import { declaredQuota } from '../rate-limits.js'
 import { type OwnedPlant, plantsOrStop } from '../subject.js'
 import { rawRefusals } from './raw-refusals.js'
 import { concrete, REFUSALS, settledMethods } from './settled.js'
@@ -46,6 +49,199 @@ export async function runSecurity(ctx: Context): Promise<void> {
   await settledMethods(ctx)
   await rawRefusals(ctx)
   if (!options.case || options.case.endsWith(AS_SECOND)) await crossPrincipal(ctx)
+  // Last, as the quotas it spends are waited out by whatever the run sends next.
+  // The two quotas are spent one after the other, and their windows waited out together.
+  const afterwards = [await spentQuota(ctx, 'refused'), await spentQuota(ctx, 0)]
+  for (const whole of afterwards) await whole?.()
+}
+
+/**
+ * A quota spendable in a run at little cost: a server declaring one as small and as short as this (a
+ * store set up for a test) has it spent and its 429 judged; the document's 1000 and 20 a minute are not.
+ */
+export const SPENDABLE = { quota: 20, windowSeconds: 5 }
+
+/** Seconds a declared window must still run for the next request, sent at once, to fall in it for sure. */
+const SURELY_IN_WINDOW = 2
+
+/** The case that spends the quotas, by its title (`--case 'listPlants · the rate limits, spent'`). */
+export const SPENT_QUOTAS = 'the rate limits, spent'
+
+const QUOTA_TITLES = {
+  refused: 'the rate limits, spent: failed authentications',
+  0: 'the rate limits, spent: the principal’s',
+} as const
+
+/**
+ * When the server declares a small, short quota (RateLimit-Policy) for failed authentications or for
+ * the first principal: requests on the listing, one at a time and at once, until the server refuses
+ * one. Past the quota the answer is 429 with Retry-After (the document's rate limits); and with the
+ * kit's profile, as RateLimit says: a request after an answer that left `r=0` with the window still
+ * running is refused, one after an answer that left requests is not, and the 429's RateLimit has
+ * `r=0` and `t` equal to Retry-After.
+ */
+async function spentQuota(ctx: Context, bucket: 'refused' | 0): Promise<(() => Promise<void>) | undefined> {
+  const { subject, results } = ctx
+  const list = ctx.list
+  if (!list?.secured || !ctx.wants(caseName(list.operationId, SPENT_QUOTAS))) return undefined
+  const takesLimit = list.parameters.some((p) => p.in === 'query' && p.name === 'limit')
+  const request: RequestSpec = {
+    method: 'GET',
+    path: `${list.path}${takesLimit ? '?limit=1' : ''}`,
+    auth: bucket === 'refused' ? { kind: 'none' } : { kind: 'principal' },
+  }
+  const authorization = subject.authorizationOf(request.auth, 0)
+  // Asked for alone (--case), the run has sent nothing of the bucket yet: one request says its quota.
+  if (subject.limits.policy(bucket) === undefined && ctx.options.case !== undefined)
+    await subject.sendOnce(request, authorization)
+  const policy = subject.limits.policy(bucket)
+  const title = QUOTA_TITLES[bucket]
+  if (
+    policy?.windowSeconds === undefined ||
+    policy.quota > SPENDABLE.quota ||
+    policy.windowSeconds > SPENDABLE.windowSeconds
+  )
+    return undefined
+  ctx.progress(`security: ${title}`)
+  const kit = ctx.judging.kitProfile === true
+  const judged = (answer: Answer, own: string[], check: string, statuses = [429]) => {
+    const { checked, findings } = ctx.judge({
+      kind: 'http',
+      operation: list,
+      request,
+      answer,
+      expected: { statuses },
+      requiredHeaders: ['retry-after'],
+      judging: ctx.judging,
+    })
+    results.record({
+      layer: 'security',
+      operationId: list.operationId,
+      checks: [...new Set([...checked, ...(own.length ? [check] : [])])],
+      findings: [...findings, ...own.map((message) => ({ check, message }))],
+      kinds: ['rate limit spent'],
+      status: answer.status,
+      title,
+      request: describeRequest(request),
+      answer: describeAnswer(answer),
+      document: `429 Error with Retry-After past the quota the server declares (${policy.said})`,
+      replay: ctx.replay(caseArgs('security', caseName(list.operationId, SPENT_QUOTAS))),
+    })
+  }
+  // RateLimit's `t` is when the quota is whole again: a request after that long is not refused.
+  const wholeAgain = (refusal: Answer) => {
+    const due = Date.now() + Number(refusal.headers['retry-after']) * 1000
+    return async () => {
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, due - Date.now())))
+      const answer = await subject.sendOnce(request, authorization)
+      if (answer.status === 429)
+        judged(
+          answer,
+          [
+            `a 429 again after waiting the first one’s Retry-After ${refusal.headers['retry-after']}, when its RateLimit said the quota would be whole again`,
+          ],
+          'status_code_conformance',
+        )
+    }
+  }
+  const started = Date.now()
+  let before: { remaining: number; resetSeconds: number; said: string } | undefined
+  // The quota the run last waited out by its `t`: the next request falls in a new window.
+  let waited: typeof before
+  let last: Answer | undefined
+  // The quota twice over and one more: past it in two windows, should one end mid-way; bounded.
+  const most = 2 * policy.quota + 1
+  for (let sent = 0; sent < most; sent++) {
+    const answer = await subject.sendOnce(request, authorization)
+    last = answer
+    const declared = declaredQuota(answer.headers)
+    // Sent at once after an answer whose window ran a second more at least: surely in that window.
+    const inWindow =
+      kit && before !== undefined && before.resetSeconds >= SURELY_IN_WINDOW ? before : undefined
+    if (answer.status === 429) {
+      const early = inWindow && inWindow.remaining > 0
+      if (waited)
+        judged(
+          answer,
+          [`a 429 after waiting the t of ${waited.said}, when its quota was to be whole again`],
+          'status_code_conformance',
+        )
+      else if (early)
+        judged(
+          answer,
+          [`a 429 though the answer just before it left ${inWindow.remaining} (${inWindow.said})`],
+          'status_code_conformance',
+        )
+      else {
+        const problems = kit ? refusalQuotaProblems(answer.headers, policy.windowSeconds) : []
+        judged(answer, problems, 'response_headers_conformance')
+        if (problems.length === 0 && kit) return wholeAgain(answer)
+      }
+      return undefined
+    }
+    if (inWindow?.remaining === 0) {
+      judged(
+        answer,
+        [
+          `answered ${answer.status}, not 429, though the answer just before it left no request in the window (${inWindow.said})`,
+        ],
+        'status_code_conformance',
+      )
+      return undefined
+    }
+    if (declared === undefined) {
+      // The kit's RateLimit is on every counted answer: one the run cannot read ends the case.
+      if (kit)
+        judged(
+          answer,
+          [
+            `a counted answer without a RateLimit the kit’s profile gives (${answer.headers.ratelimit ?? 'none'})`,
+          ],
+          'kit_profile_conformance',
+          [answer.status],
+        )
+      return undefined
+    }
+    if (declared.remaining === 0 && declared.resetSeconds < SURELY_IN_WINDOW) {
+      // The window is about to end: the next request may fall in the next one and prove nothing.
+      await new Promise((resolve) => setTimeout(resolve, declared.resetSeconds * 1000))
+      before = undefined
+      waited = kit ? declared : undefined
+    } else {
+      before = declared
+      waited = undefined
+    }
+  }
+  // Twice the quota and one more, all within one window's length (so in two windows at most): one of
+  // them was past the quota the server declares.
+  const took = Date.now() - started
+  if (kit && last && took < policy.windowSeconds * 1000)
+    judged(
+      last,
+      [
+        `${most} requests in ${took} ms, past a quota of ${policy.quota} a ${policy.windowSeconds} s window, and none refused`,
+      ],
+      'status_code_conformance',
+    )
+  return undefined
+}
+
+/**
+ * What a 429's RateLimit says wrong (the kit's profile): on a 429, `r=0` and `t` equal to Retry-After,
+ * and no longer than the policy's window, at whose end the quota is whole again.
+ */
+export function refusalQuotaProblems(headers: Record<string, string>, windowSeconds: number): string[] {
+  const declared = declaredQuota(headers)
+  if (declared === undefined)
+    return ['a 429 without RateLimit, which the kit’s profile sends on every counted answer']
+  const retryAfter = headers['retry-after']?.trim()
+  const problems: string[] = []
+  if (declared.remaining !== 0) problems.push(`a 429 whose ${declared.said} leaves requests (r=0 on a 429)`)
+  if (retryAfter !== String(declared.resetSeconds))
+    problems.push(`a 429 whose ${declared.said} has t other than its Retry-After ${retryAfter ?? '(none)'}`)
+  if (declared.resetSeconds > windowSeconds)
+    problems.push(`a 429 whose ${declared.said} has t past the end of its ${windowSeconds} s window`)
+  return problems
 }
 
 /**
@@ -461,15 +657,32 @@ async function otherMethods(ctx: Context): Promise<void> {
       })
       const allow = results.selected.has('response_headers_conformance') && answer.status === 405
       const own = allow ? allowProblems(answer, allowed, ctx.judging.kitProfile === true) : []
+      const own = allow ? allowProblems(answer, allowed) : []
+      // The kit's profile settles the recommendation for a method HTTP defines: 405, always.
+      const kit405 =
+        ctx.judging.kitProfile === true && !unknown && results.selected.has('kit_profile_conformance')
+      if (kit405 && answer.status !== 405)
+        own.push(
+          `${method} ${path} answered ${answer.status}: the kit profile answers a method a documented path does not take 405, with Allow`,
+        )
       results.record({
         layer: 'security',
         operationId: first.operationId,
         checks: [
-          ...new Set([...checked, ...(answer.status === 405 ? ['response_headers_conformance'] : [])]),
+          ...new Set([
+            ...checked,
+            ...(answer.status === 405 ? ['response_headers_conformance'] : []),
+            ...(kit405 ? ['kit_profile_conformance'] : []),
+          ]),
         ],
         findings: [
           ...findings,
-          ...own.map((message) => ({ check: 'response_headers_conformance', message })),
+          ...own.map((message) => ({
+            check: message.includes('the kit profile')
+              ? 'kit_profile_conformance'
+              : 'response_headers_conformance',
+            message,
+          })),
         ],
         kinds: ['other method', ...kinds],
         title,
