@@ -657,7 +657,6 @@ async function otherMethods(ctx: Context): Promise<void> {
       })
       const allow = results.selected.has('response_headers_conformance') && answer.status === 405
       const own = allow ? allowProblems(answer, allowed, ctx.judging.kitProfile === true) : []
-      const own = allow ? allowProblems(answer, allowed) : []
       // The kit's profile settles the recommendation for a method HTTP defines: 405, always.
       const kit405 =
         ctx.judging.kitProfile === true && !unknown && results.selected.has('kit_profile_conformance')
