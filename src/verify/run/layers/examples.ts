@@ -19,6 +19,7 @@ import { parametersOf } from '../../report/coverage.js'
 import { type Context, caseArgs } from '../context.js'
 import { followLinks } from '../follow-links.js'
 import { fieldsOf } from '../sequences/api.js'
+import { beforeOperations } from './before-operations.js'
 import { plusInQuery } from './settled.js'
 
 const ON_DEMAND_ONLY = new Set(['over-rate-limit', 'store-down', 'fault', 'stalled'])
@@ -133,6 +134,8 @@ export async function runExamples(ctx: Context): Promise<void> {
   }
   // What the document's prose settles and no example shows: a `+` in a query string.
   await plusInQuery(ctx)
+  // With the kit's profile, what its server refuses before any operation runs.
+  await beforeOperations(ctx)
 }
 
 /**

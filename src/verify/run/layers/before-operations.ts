@@ -1,0 +1,224 @@
+// With the kit's profile: the requests its server refuses before any operation runs (the profile's
+// "Refusals before any operation"), and a body sent to an operation that takes none, which it ignores.
+// Each is written as HTTP carries it, on a connection of its own: a client library would add a Host,
+// frame a body its own way, or refuse to send CONNECT at all.
+import { connect } from 'node:net'
+import type { Finding } from '../../checks/check.js'
+import { kitProfileConformance } from '../../checks/kit-profile-conformance.js'
+import { statusCodeConformance } from '../../checks/status-code-conformance.js'
+import type { OperationEntry } from '../../document.js'
+import { type Answer, answerOf, describeAnswer } from '../../http.js'
+import { roleOf } from '../../judge/accepted-statuses.js'
+import { type Context, caseArgs, caseName } from '../context.js'
+
+/** How long a case waits for its answer and the connection's end. */
+const WAIT_MS = 5_000
+
+interface BeforeCase {
+  title: string
+  operation: OperationEntry
+  /** The request line, then the headers after Host and Authorization, and the body. */
+  line: string
+  headers: string[]
+  body?: string
+  /** Without a Host header. */
+  noHost?: true
+  status: number
+  /** What the document says of it, for the report. */
+  says: string
+}
+
+/** The cases, for the document's create, list and read operations. */
+function casesOf(create: OperationEntry, list: OperationEntry, read: OperationEntry): BeforeCase[] {
+  const readPath = read.path.replace(/\{[^}]+\}/, '')
+  return [
+    {
+      title: 'an Expect other than 100-continue',
+      operation: list,
+      line: `GET ${list.path} HTTP/1.1`,
+      headers: ['Expect: tea'],
+      status: 417,
+      says: '417 (the kit profile: an Expect other than 100-continue)',
+    },
+    {
+      title: 'a HTTP/1.1 request without Host',
+      operation: list,
+      line: `GET ${list.path} HTTP/1.1`,
+      headers: [],
+      noHost: true,
+      status: 400,
+      says: '400 (the kit profile: a HTTP/1.1 request without Host)',
+    },
+    {
+      title: 'CONNECT',
+      operation: list,
+      line: 'CONNECT example.com:443 HTTP/1.1',
+      headers: [],
+      status: 501,
+      says: '501 (the kit profile: CONNECT, this server is no proxy)',
+    },
+    {
+      title: 'a path that is not valid percent-encoding',
+      operation: read,
+      line: `GET ${readPath}%E0%A4%A HTTP/1.1`,
+      headers: [],
+      status: 400,
+      says: '400 (the kit profile: a path that is not valid percent-encoding)',
+    },
+    {
+      title: 'a body in a content coding',
+      operation: create,
+      line: `POST ${create.path} HTTP/1.1`,
+      headers: ['Content-Type: application/json', 'Content-Encoding: gzip', 'Content-Length: 4'],
+      body: 'abcd',
+      status: 415,
+      says: '415 naming identity in Accept-Encoding (the kit profile: a body in a content coding)',
+    },
+    {
+      title: 'a transfer coding other than chunked before chunked',
+      operation: create,
+      line: `POST ${create.path} HTTP/1.1`,
+      headers: ['Content-Type: application/json', 'Transfer-Encoding: gzip, chunked'],
+      body: '2\r\n{}\r\n0\r\n\r\n',
+      status: 501,
+      says: '501 (the kit profile: a transfer coding other than chunked before the final chunked)',
+    },
+    // "Operations without a request body ignore any body sent with them": neither a body's content
+    // type nor its text is read.
+    {
+      title: 'a text/plain body to an operation that takes none',
+      operation: list,
+      line: `GET ${list.path} HTTP/1.1`,
+      headers: ['Content-Type: text/plain', 'Content-Length: 5'],
+      body: 'Basil',
+      status: 200,
+      says: '200 (an operation without a request body ignores any body sent with it)',
+    },
+    {
+      title: 'a body that is not JSON to an operation that takes none',
+      operation: list,
+      line: `GET ${list.path} HTTP/1.1`,
+      headers: ['Content-Type: application/json', 'Content-Length: 1'],
+      body: '{',
+      status: 200,
+      says: '200 (an operation without a request body ignores any body sent with it)',
+    },
+  ]
+}
+
+/** Writes `text` on a new connection to the target and reads the answer until the connection ends. */
+function exchangeRaw(baseUrl: string, text: string): Promise<Answer> {
+  const url = new URL(baseUrl)
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    const socket = connect(
+      { host: url.hostname.replace(/^\[(.*)\]$/, '$1'), port: Number(url.port || 80) },
+      () => socket.write(text),
+    )
+    socket.setTimeout(WAIT_MS, () => socket.destroy(new Error(`no answer within ${WAIT_MS} ms`)))
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk))
+    socket.on('error', reject)
+    socket.on('close', () => {
+      const raw = Buffer.concat(chunks).toString('utf8')
+      const split = raw.indexOf('\r\n\r\n')
+      const [statusLine = '', ...headerLines] = (split < 0 ? raw : raw.slice(0, split)).split('\r\n')
+      const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1])
+      if (!status) return reject(new Error(`not an HTTP answer: ${JSON.stringify(raw.slice(0, 200))}`))
+      const headers: Record<string, string> = {}
+      for (const header of headerLines) {
+        const colon = header.indexOf(':')
+        if (colon > 0) headers[header.slice(0, colon).trim().toLowerCase()] = header.slice(colon + 1).trim()
+      }
+      const rest = split < 0 ? '' : raw.slice(split + 4)
+      resolve(answerOf(status, headers, headers['transfer-encoding'] === 'chunked' ? unchunked(rest) : rest))
+    })
+  })
+}
+
+/** A chunked body's content. */
+function unchunked(text: string): string {
+  let out = ''
+  let at = 0
+  for (;;) {
+    const end = text.indexOf('\r\n', at)
+    const size = Number.parseInt(text.slice(at, end), 16)
+    if (end < 0 || !size) return out
+    out += text.slice(end + 2, end + 2 + size)
+    at = end + 2 + size + 2
+  }
+}
+
+/** The cases, each judged: its status, the Error shape of a refusal, and what the kit's server adds. */
+export async function beforeOperations(ctx: Context): Promise<void> {
+  const { subject, loaded, judging } = ctx
+  const create = loaded.operations.find((e) => roleOf(e) === 'create')
+  const read = loaded.operations.find((e) => roleOf(e) === 'item' && e.method === 'get')
+  const list = ctx.list
+  if (!judging.kitProfile || !create || !read || !list) return
+  const host = new URL(subject.baseUrl).host
+  const authorization = subject.authorization(0)
+  for (const c of casesOf(create, list, read)) {
+    const name = caseName(c.operation.operationId, c.title)
+    if (!ctx.wants(name)) continue
+    const head = [
+      c.line,
+      ...(c.noHost ? [] : [`Host: ${host}`]),
+      ...(authorization === undefined ? [] : [`Authorization: ${authorization}`]),
+      ...c.headers,
+      'Connection: close',
+    ]
+    const text = `${head.join('\r\n')}\r\n\r\n${c.body ?? ''}`
+    const request = {
+      method: c.line.split(' ')[0] ?? 'GET',
+      path: c.line.split(' ')[1] ?? '/',
+      auth: { kind: 'principal' as const },
+    }
+    let answer: Answer
+    try {
+      answer = await exchangeRaw(subject.baseUrl, text)
+    } catch (error) {
+      answer = answerOf(0, {}, (error as Error).message)
+    }
+    const refusal = c.status >= 400
+    const verdict = ctx.judge({
+      kind: 'http',
+      operation: refusal ? undefined : c.operation,
+      request,
+      answer,
+      expected: { statuses: [c.status], says: c.says },
+      errorSchema: loaded.document.components?.schemas?.Error,
+      judging,
+    })
+    const findings: Finding[] = []
+    if (refusal && answer.status === c.status) {
+      if (!answer.headers['x-request-id'])
+        findings.push({
+          check: kitProfileConformance.name,
+          message: 'the kit profile’s X-Request-Id header is missing',
+        })
+      if (c.status === 415 && !/(^|,)\s*identity\s*(;|,|$)/i.test(answer.headers['accept-encoding'] ?? ''))
+        findings.push({
+          check: statusCodeConformance.name,
+          message: `a 415 for a content coding names identity in Accept-Encoding, not ${answer.headers['accept-encoding'] ?? 'none'}`,
+        })
+    }
+    const selected = (check: string) => ctx.results.selected.has(check)
+    ctx.results.record({
+      layer: 'examples',
+      operationId: c.operation.operationId,
+      checks: [
+        ...new Set(
+          [...verdict.checked, kitProfileConformance.name, statusCodeConformance.name].filter(selected),
+        ),
+      ],
+      findings: [...verdict.findings, ...findings.filter((f) => selected(f.check))],
+      kinds: [refusal ? 'refused before any operation' : 'body on an operation without one'],
+      ...(refusal ? {} : { status: answer.status }),
+      title: c.title,
+      request: text.length > 300 ? `${text.slice(0, 300)}…` : JSON.stringify(text),
+      answer: describeAnswer(answer),
+      document: c.says,
+      replay: ctx.replay(caseArgs('examples', name)),
+    })
+  }
+}
