@@ -234,10 +234,11 @@ export async function buildApp({
   // From the moment close() starts, a new request is refused (it would race the store's closing);
   // the requests already in flight are answered as usual.
   let closing = false
-  // Stryker disable next-line BlockStatement,BooleanLiteral: unreachable: only a request that arrives while close() runs shows it; src/server/test/reliability.test.ts (closing) covers it.
+  // Stryker disable BlockStatement,BooleanLiteral: unreachable: only a request that arrives while close() runs shows it; src/server/test/reliability.test.ts (closing) covers it.
   app.addHook('preClose', async () => {
     closing = true
   })
+  // Stryker restore BlockStatement,BooleanLiteral
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id)
     // Stryker disable ConditionalExpression,StringLiteral,CallExpression: unreachable: only a request that arrives while close() runs shows it; src/server/test/reliability.test.ts (closing) covers it.
@@ -321,6 +322,7 @@ export async function buildApp({
     done(refuseCodedBody(request), payload)
   }
   app.addHook('onRoute', (route) => {
+    // Stryker disable next-line OptionalChaining: equivalent: every route declared after this hook is an operation's, with its schema.
     if (route.schema?.body !== undefined) route.preParsing = withHook(route.preParsing, refuseCoded)
   })
   await app.register(parts.auth ?? auth, { config })

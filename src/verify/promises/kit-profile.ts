@@ -45,7 +45,13 @@ export const KIT_PROFILE: readonly PromiseEntry[] = [
   },
   {
     promise:
-      /^(kit\.limits-exactly\.an-idle-keep-alive-connection|kit\.refusals-before-any\..+|header\.Accept-Encoding)$/,
+      /^(kit\.refusals-before-any\.(in-the-error-shape-with|a-body-in-a-content)|header\.Accept-Encoding)$/,
+    exercisedBy: kind('refused before any operation'),
+    checks: [statusCodeConformance.name, responseSchemaConformance.name, kitProfileConformance.name],
+  },
+  {
+    promise:
+      /^kit\.(limits-exactly\.an-idle-keep-alive-connection|refusals-before-any\.a-request-whose-body-s)$/,
     unlessSaid: KIT_TESTS,
   },
   {

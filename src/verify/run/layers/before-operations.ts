@@ -3,6 +3,7 @@
 // Each is written as HTTP carries it, on a connection of its own: a client library would add a Host,
 // frame a body its own way, or refuse to send CONNECT at all.
 import { connect } from 'node:net'
+import { PATH_SEGMENT_LIMIT } from '@plant-store/core'
 import type { Finding } from '../../checks/check.js'
 import { kitProfileConformance } from '../../checks/kit-profile-conformance.js'
 import { statusCodeConformance } from '../../checks/status-code-conformance.js'
@@ -23,6 +24,10 @@ interface BeforeCase {
   body?: string
   /** Without a Host header. */
   noHost?: true
+  /** Sent without `Connection: close`: the store must close the connection after its answer. */
+  closes?: true
+  /** Its body holds a request of its own, which must not be answered: one answer in all. */
+  single?: true
   status: number
   /** What the document says of it, for the report. */
   says: string
@@ -50,6 +55,15 @@ function casesOf(create: OperationEntry, list: OperationEntry, read: OperationEn
       says: '400 (the kit profile: a HTTP/1.1 request without Host)',
     },
     {
+      title: 'a HTTP/1.0 request without Host',
+      operation: list,
+      line: `GET ${list.path} HTTP/1.0`,
+      headers: [],
+      noHost: true,
+      status: 200,
+      says: '200 (the kit profile refuses only a HTTP/1.1 request without Host: HTTP/1.0 has none)',
+    },
+    {
       title: 'CONNECT',
       operation: list,
       line: 'CONNECT example.com:443 HTTP/1.1',
@@ -64,6 +78,15 @@ function casesOf(create: OperationEntry, list: OperationEntry, read: OperationEn
       headers: [],
       status: 400,
       says: '400 (the kit profile: a path that is not valid percent-encoding)',
+    },
+    {
+      title: 'a path segment over 100 characters',
+      operation: read,
+      line: `GET ${readPath}${'9'.repeat(PATH_SEGMENT_LIMIT + 1)} HTTP/1.1`,
+      headers: [],
+      closes: true,
+      status: 414,
+      says: '414, and the connection closed (the kit profile: a path segment at most 100 characters)',
     },
     {
       title: 'a body in a content coding',
@@ -83,6 +106,17 @@ function casesOf(create: OperationEntry, list: OperationEntry, read: OperationEn
       status: 501,
       says: '501 (the kit profile: a transfer coding other than chunked before the final chunked)',
     },
+    {
+      title: 'a body whose length cannot be known, and a request after it',
+      operation: create,
+      line: `POST ${create.path} HTTP/1.1`,
+      headers: ['Content-Type: application/json', 'Transfer-Encoding: gzip'],
+      body: `GET ${list.path} HTTP/1.1\r\nHost: localhost\r\n\r\n`,
+      closes: true,
+      single: true,
+      status: 400,
+      says: '400, the connection closed and what follows not read as a request (the kit profile: a Transfer-Encoding that does not end in chunked)',
+    },
     // "Operations without a request body ignore any body sent with them": neither a body's content
     // type nor its text is read.
     {
@@ -91,6 +125,15 @@ function casesOf(create: OperationEntry, list: OperationEntry, read: OperationEn
       line: `GET ${list.path} HTTP/1.1`,
       headers: ['Content-Type: text/plain', 'Content-Length: 5'],
       body: 'Basil',
+      status: 200,
+      says: '200 (an operation without a request body ignores any body sent with it)',
+    },
+    {
+      title: 'a body in a content coding to an operation that takes none',
+      operation: list,
+      line: `GET ${list.path} HTTP/1.1`,
+      headers: ['Content-Type: application/json', 'Content-Encoding: gzip', 'Content-Length: 4'],
+      body: 'abcd',
       status: 200,
       says: '200 (an operation without a request body ignores any body sent with it)',
     },
@@ -106,16 +149,24 @@ function casesOf(create: OperationEntry, list: OperationEntry, read: OperationEn
   ]
 }
 
-/** Writes `text` on a new connection to the target and reads the answer until the connection ends. */
-function exchangeRaw(baseUrl: string, text: string): Promise<Answer> {
+/**
+ * Writes `text` on a new connection to the target and reads the answer until the connection ends, or
+ * for WAIT_MS: `closed` says whether the target closed it by then.
+ */
+function exchangeRaw(
+  baseUrl: string,
+  text: string,
+): Promise<{ answer: Answer; closed: boolean; answers: number }> {
   const url = new URL(baseUrl)
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1')
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
-    const socket = connect(
-      { host: url.hostname.replace(/^\[(.*)\]$/, '$1'), port: Number(url.port || 80) },
-      () => socket.write(text),
-    )
-    socket.setTimeout(WAIT_MS, () => socket.destroy(new Error(`no answer within ${WAIT_MS} ms`)))
+    let closed = true
+    const socket = connect({ host, port: Number(url.port || 80) }, () => socket.write(text))
+    socket.setTimeout(WAIT_MS, () => {
+      closed = false
+      socket.destroy()
+    })
     socket.on('data', (chunk: Buffer) => chunks.push(chunk))
     socket.on('error', reject)
     socket.on('close', () => {
@@ -123,14 +174,23 @@ function exchangeRaw(baseUrl: string, text: string): Promise<Answer> {
       const split = raw.indexOf('\r\n\r\n')
       const [statusLine = '', ...headerLines] = (split < 0 ? raw : raw.slice(0, split)).split('\r\n')
       const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1])
-      if (!status) return reject(new Error(`not an HTTP answer: ${JSON.stringify(raw.slice(0, 200))}`))
+      if (!status)
+        return reject(
+          new Error(
+            closed
+              ? `not an HTTP answer: ${JSON.stringify(raw.slice(0, 200))}`
+              : `no answer within ${WAIT_MS} ms`,
+          ),
+        )
       const headers: Record<string, string> = {}
       for (const header of headerLines) {
         const colon = header.indexOf(':')
         if (colon > 0) headers[header.slice(0, colon).trim().toLowerCase()] = header.slice(colon + 1).trim()
       }
       const rest = split < 0 ? '' : raw.slice(split + 4)
-      resolve(answerOf(status, headers, headers['transfer-encoding'] === 'chunked' ? unchunked(rest) : rest))
+      const body = headers['transfer-encoding'] === 'chunked' ? unchunked(rest) : rest
+      const answers = raw.match(/(^|\r\n)HTTP\/1\.[01] \d{3} /g)?.length ?? 0
+      resolve({ answer: answerOf(status, headers, body), closed, answers })
     })
   })
 }
@@ -165,7 +225,7 @@ export async function beforeOperations(ctx: Context): Promise<void> {
       ...(c.noHost ? [] : [`Host: ${host}`]),
       ...(authorization === undefined ? [] : [`Authorization: ${authorization}`]),
       ...c.headers,
-      'Connection: close',
+      ...(c.closes ? [] : ['Connection: close']),
     ]
     const text = `${head.join('\r\n')}\r\n\r\n${c.body ?? ''}`
     const request = {
@@ -174,8 +234,10 @@ export async function beforeOperations(ctx: Context): Promise<void> {
       auth: { kind: 'principal' as const },
     }
     let answer: Answer
+    let closed = true
+    let answers = 1
     try {
-      answer = await exchangeRaw(subject.baseUrl, text)
+      ;({ answer, closed, answers } = await exchangeRaw(subject.baseUrl, text))
     } catch (error) {
       answer = answerOf(0, {}, (error as Error).message)
     }
@@ -195,6 +257,16 @@ export async function beforeOperations(ctx: Context): Promise<void> {
         findings.push({
           check: kitProfileConformance.name,
           message: 'the kit profile’s X-Request-Id header is missing',
+        })
+      if (c.single && answers > 1)
+        findings.push({
+          check: statusCodeConformance.name,
+          message: `${answers} answers on the connection: what follows a body of unknown length was read as a request`,
+        })
+      if (c.closes && !closed)
+        findings.push({
+          check: statusCodeConformance.name,
+          message: `the connection was still open ${WAIT_MS} ms after the ${c.status}: the kit profile closes it`,
         })
       if (c.status === 415 && !/(^|,)\s*identity\s*(;|,|$)/i.test(answer.headers['accept-encoding'] ?? ''))
         findings.push({
