@@ -26,6 +26,8 @@ interface BeforeCase {
   noHost?: true
   /** Sent without `Connection: close`: the store must close the connection after its answer. */
   closes?: true
+  /** Followed by more on the connection (without `Connection: close`), whose answer comes after. */
+  pipelined?: true
   /** Its body holds a request of its own, which must not be answered: one answer in all. */
   single?: true
   status: number
@@ -44,6 +46,28 @@ function casesOf(create: OperationEntry, list: OperationEntry, read: OperationEn
       headers: ['Expect: tea'],
       status: 417,
       says: '417 (the kit profile: an Expect other than 100-continue)',
+    },
+    // A request, then on the same connection bytes that are not HTTP: the request's own answer comes
+    // first (RFC 9112, section 9.3.2: answers in the order of the requests), whatever the rest gets.
+    {
+      title: 'a request followed by bytes that are not HTTP',
+      operation: list,
+      line: `GET ${list.path} HTTP/1.1`,
+      headers: [],
+      body: 'NOT HTTP AT ALL\r\n\r\n',
+      pipelined: true,
+      status: 200,
+      says: '200 first, the request’s own answer, before any refusal of what follows it',
+    },
+    {
+      title: 'an Expect other than 100-continue followed by bytes that are not HTTP',
+      operation: list,
+      line: `GET ${list.path} HTTP/1.1`,
+      headers: ['Expect: tea'],
+      body: 'NOT HTTP AT ALL\r\n\r\n',
+      pipelined: true,
+      status: 417,
+      says: '417 first, the request’s own answer, before any refusal of what follows it',
     },
     {
       title: 'a HTTP/1.1 request without Host',
@@ -170,7 +194,8 @@ function exchangeRaw(
     socket.on('data', (chunk: Buffer) => chunks.push(chunk))
     socket.on('error', reject)
     socket.on('close', () => {
-      const raw = Buffer.concat(chunks).toString('utf8')
+      const bytes = Buffer.concat(chunks)
+      const raw = bytes.toString('latin1')
       const split = raw.indexOf('\r\n\r\n')
       const [statusLine = '', ...headerLines] = (split < 0 ? raw : raw.slice(0, split)).split('\r\n')
       const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1])
@@ -187,23 +212,30 @@ function exchangeRaw(
         const colon = header.indexOf(':')
         if (colon > 0) headers[header.slice(0, colon).trim().toLowerCase()] = header.slice(colon + 1).trim()
       }
-      const rest = split < 0 ? '' : raw.slice(split + 4)
-      const body = headers['transfer-encoding'] === 'chunked' ? unchunked(rest) : rest
+      // The first answer's content alone: by its length, its chunks, or to the connection's end.
+      const rest = split < 0 ? Buffer.alloc(0) : bytes.subarray(split + 4)
+      const length = headers['content-length']
+      const content =
+        length !== undefined
+          ? rest.subarray(0, Number(length))
+          : headers['transfer-encoding'] === 'chunked'
+            ? unchunked(rest)
+            : rest
       const answers = raw.match(/(^|\r\n)HTTP\/1\.[01] \d{3} /g)?.length ?? 0
-      resolve({ answer: answerOf(status, headers, body), closed, answers })
+      resolve({ answer: answerOf(status, headers, content.toString('utf8')), closed, answers })
     })
   })
 }
 
-/** A chunked body's content. */
-function unchunked(text: string): string {
-  let out = ''
+/** A chunked content's bytes. */
+function unchunked(bytes: Buffer): Buffer {
+  const parts: Buffer[] = []
   let at = 0
   for (;;) {
-    const end = text.indexOf('\r\n', at)
-    const size = Number.parseInt(text.slice(at, end), 16)
-    if (end < 0 || !size) return out
-    out += text.slice(end + 2, end + 2 + size)
+    const end = bytes.indexOf('\r\n', at)
+    const size = Number.parseInt(bytes.subarray(at, end).toString('latin1'), 16)
+    if (end < 0 || !size) return Buffer.concat(parts)
+    parts.push(bytes.subarray(end + 2, end + 2 + size))
     at = end + 2 + size + 2
   }
 }
@@ -225,7 +257,7 @@ export async function beforeOperations(ctx: Context): Promise<void> {
       ...(c.noHost ? [] : [`Host: ${host}`]),
       ...(authorization === undefined ? [] : [`Authorization: ${authorization}`]),
       ...c.headers,
-      ...(c.closes ? [] : ['Connection: close']),
+      ...(c.closes || c.pipelined ? [] : ['Connection: close']),
     ]
     const text = `${head.join('\r\n')}\r\n\r\n${c.body ?? ''}`
     const request = {
