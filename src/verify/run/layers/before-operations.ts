@@ -28,6 +28,8 @@ interface BeforeCase {
   closes?: true
   /** Followed by more on the connection (without `Connection: close`), whose answer comes after. */
   pipelined?: true
+  /** A refusal of a content coding: its Accept-Encoding names identity. */
+  identity?: true
   /** Its body holds a request of its own, which must not be answered: one answer in all. */
   single?: true
   status: number
@@ -118,8 +120,18 @@ function casesOf(create: OperationEntry, list: OperationEntry, read: OperationEn
       line: `POST ${create.path} HTTP/1.1`,
       headers: ['Content-Type: application/json', 'Content-Encoding: gzip', 'Content-Length: 4'],
       body: 'abcd',
+      identity: true,
       status: 415,
       says: '415 naming identity in Accept-Encoding (the kit profile: a body in a content coding)',
+    },
+    {
+      title: 'a content type that is not a media type',
+      operation: create,
+      line: `POST ${create.path} HTTP/1.1`,
+      headers: ['Content-Type: json', 'Content-Length: 2'],
+      body: '{}',
+      status: 415,
+      says: '415 (a body that is not application/json)',
     },
     {
       title: 'a transfer coding other than chunked before chunked',
@@ -300,7 +312,7 @@ export async function beforeOperations(ctx: Context): Promise<void> {
           check: statusCodeConformance.name,
           message: `the connection was still open ${WAIT_MS} ms after the ${c.status}: the kit profile closes it`,
         })
-      if (c.status === 415 && !/(^|,)\s*identity\s*(;|,|$)/i.test(answer.headers['accept-encoding'] ?? ''))
+      if (c.identity && !/(^|,)\s*identity\s*(;|,|$)/i.test(answer.headers['accept-encoding'] ?? ''))
         findings.push({
           check: statusCodeConformance.name,
           message: `a 415 for a content coding names identity in Accept-Encoding, not ${answer.headers['accept-encoding'] ?? 'none'}`,
