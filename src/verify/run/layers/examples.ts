@@ -2,7 +2,8 @@
 // x-given-plants (created first through the API), its answer judged against the same-named response.
 // Examples a server cannot be made to give on demand (429, 500, 503, 507, and 408, which waits on the
 // server's own headers timeout) are reported as not exercised. Last, what the prose settles and no
-// example shows: a `+` in a query string is a space (settled.ts).
+// example shows: a `+` in a query string is a space (settled.ts); and with the kit's profile, what its
+// server refuses before any operation (before-operations.ts).
 import type { GivenPlant } from '@plant-store/core'
 import type { ExampleCase } from '../../cases/document-cases.js'
 import { exampleCases } from '../../cases/examples.js'
