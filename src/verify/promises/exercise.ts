@@ -81,7 +81,7 @@ export const KIT_ONLY = 'what the kit’s own stores do, beyond the interface: `
 export const STALLED =
   'a stalled request is answered only once the server’s headers timeout, its own setting, is up: no run waits for it'
 export const KIT_TESTS =
-  'no run sends it (a connection left idle for minutes, a request HTTP cannot frame, a body in a content coding): the kit’s server tests do (src/server/test/)'
+  'no run sends it (a connection left idle for minutes): the kit’s server tests do (src/server/test/)'
 export const CONFIGURATION = 'how whoever runs the server configures it: no answer shows it'
 export const AUTH_QUOTA =
   'sent without a token, so only while the server’s quota for failed authentications has room (the run’s notes say when it had none)'

@@ -44,8 +44,12 @@ export const KIT_PROFILE: readonly PromiseEntry[] = [
     unlessSaid: STALLED,
   },
   {
-    promise:
-      /^(kit\.limits-exactly\.an-idle-keep-alive-connection|kit\.refusals-before-any\..+|header\.Accept-Encoding)$/,
+    promise: /^(kit\.refusals-before-any\..+|header\.Accept-Encoding)$/,
+    exercisedBy: kind('refused before any operation'),
+    checks: [statusCodeConformance.name, responseSchemaConformance.name, kitProfileConformance.name],
+  },
+  {
+    promise: 'kit.limits-exactly.an-idle-keep-alive-connection',
     unlessSaid: KIT_TESTS,
   },
   {

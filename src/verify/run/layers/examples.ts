@@ -2,7 +2,8 @@
 // x-given-plants (created first through the API), its answer judged against the same-named response.
 // Examples a server cannot be made to give on demand (429, 500, 503, 507, and 408, which waits on the
 // server's own headers timeout) are reported as not exercised. Last, what the prose settles and no
-// example shows: a `+` in a query string is a space (settled.ts).
+// example shows: a `+` in a query string is a space (settled.ts); and with the kit's profile, what its
+// server refuses before any operation (before-operations.ts).
 import type { GivenPlant } from '@plant-store/core'
 import type { ExampleCase } from '../../cases/document-cases.js'
 import { exampleCases } from '../../cases/examples.js'
@@ -19,6 +20,7 @@ import { parametersOf } from '../../report/coverage.js'
 import { type Context, caseArgs } from '../context.js'
 import { followLinks } from '../follow-links.js'
 import { fieldsOf } from '../sequences/api.js'
+import { beforeOperations } from './before-operations.js'
 import { plusInQuery } from './settled.js'
 
 const ON_DEMAND_ONLY = new Set(['over-rate-limit', 'store-down', 'fault', 'stalled'])
@@ -78,7 +80,9 @@ export async function runExamples(ctx: Context): Promise<void> {
         c.request,
         subject.authorizationOf(c.request.auth, 0),
       )
-      const compareBody = c.status < 300 && c.body !== undefined
+      // A refusal's words are the store's own; the kit's server writes each example's Error as the
+      // document does, so with its profile a refusal shows its example too.
+      const compareBody = (c.status < 300 || ctx.judging.kitProfile === true) && c.body !== undefined
       const list = roleOf(c.entry) === 'list' && c.status < 300
       const query = Object.fromEntries(new URL(c.request.path, 'http://x').searchParams)
       // The listing an example's page belongs to: the example's own plants, which its Link leads through.
@@ -133,6 +137,8 @@ export async function runExamples(ctx: Context): Promise<void> {
   }
   // What the document's prose settles and no example shows: a `+` in a query string.
   await plusInQuery(ctx)
+  // With the kit's profile, what its server refuses before any operation runs.
+  await beforeOperations(ctx)
 }
 
 /**

@@ -129,12 +129,20 @@ export async function settledMethods(ctx: Context): Promise<void> {
       operation: undefined,
       request,
       answer,
-      expected: {
-        statuses: [asGet.status, ...REFUSALS],
-        says: `a refusal, or ${asGet.status} as GET got`,
-        why: '(HEAD is refused like any method a path does not take, or answered as GET without content)',
-        bodyOptional: true,
-      },
+      // The kit's server refuses it as any method a path does not take: 405 (the kit profile's Methods).
+      expected: ctx.judging.kitProfile
+        ? {
+            statuses: [405],
+            why: '(the kit profile: no path takes HEAD, and a method a path does not take is 405)',
+            // An answer to HEAD has no content (RFC 9110, section 9.3.2), an Error neither.
+            bodyOptional: true,
+          }
+        : {
+            statuses: [asGet.status, ...REFUSALS],
+            says: `a refusal, or ${asGet.status} as GET got`,
+            why: '(HEAD is refused like any method a path does not take, or answered as GET without content)',
+            bodyOptional: true,
+          },
       errorSchema,
       judging: ctx.judging,
     })
