@@ -111,7 +111,9 @@ export function refuseBeforeRouting(
 ): void {
   const raw = request.raw
   let refusal: HttpError | undefined
-  if (raw.headers.host === undefined && raw.httpVersionMajor === 1 && raw.httpVersionMinor === 1) {
+  // HTTP/1.1 alone needs Host; Node's parser takes no other HTTP/x.1 (HTTP/2.1 is its 400), so the minor
+  // version says it.
+  if (raw.headers.host === undefined && raw.httpVersionMinor === 1) {
     refusal = hostRequired()
   } else if (expectationUnmet.has(raw)) {
     refusal = unmetExpectation(raw.headers.expect)

@@ -64,8 +64,8 @@ export default fp(
       app
         .authFailureLimited(request, reply)
         .then(({ limited, retryAfter }) => done(limited ? tooMany(retryAfter, 'address') : refusal), done)
-      // Stryker restore StringLiteral
     }
+    // Stryker restore StringLiteral
 
     // Stryker disable next-line StringLiteral,CallExpression: equivalent: only the secured routes read `principal`, and authentication sets it on each before; the decoration gives requests their shape, no answer shows it.
     app.decorateRequest('principal', '')
@@ -103,8 +103,8 @@ export default fp(
         // A 503 (the key set out of reach) is no failed guess, and is not counted.
         (error: HttpError) => (error.statusCode === 401 ? refuse(request, reply, error, done) : done(error)),
       )
-      // Stryker restore ConditionalExpression,LogicalOperator,BooleanLiteral,CallExpression,BlockStatement,ArrowFunction,EqualityOperator
     }
+    // Stryker restore ConditionalExpression,LogicalOperator,BooleanLiteral,CallExpression,BlockStatement,ArrowFunction,EqualityOperator
     // Only on the routes whose operation requires credentials, after the app's own onRequest hooks.
     app.addHook('onRoute', (route) => {
       // Stryker disable next-line OptionalChaining: equivalent: Fastify gives every route a config object before its onRoute hooks run.
