@@ -35,6 +35,8 @@ interface BeforeCase {
   ignoresBody?: true
   /** A refusal of a content coding: its Accept-Encoding names identity. */
   identity?: true
+  /** The status of the second answer on the connection, to what follows the request. */
+  next?: number
   /** Its body holds a request of its own, which must not be answered: one answer in all. */
   single?: true
   status: number
@@ -75,6 +77,18 @@ function casesOf(
       pipelined: true,
       status: 200,
       says: '200 first, the request’s own answer, before any refusal of what follows it',
+    },
+    // The refusal of what follows judges the line it could not parse, not the request before it.
+    {
+      title: 'a request followed by a method that is not a token',
+      operation: list,
+      line: `GET ${list.path} HTTP/1.1`,
+      headers: [],
+      body: `@FOO ${list.path} HTTP/1.1\r\nHost: localhost\r\n\r\n`,
+      pipelined: true,
+      next: 400,
+      status: 200,
+      says: '200 first, then 400 for the line that cannot be parsed (the kit profile: a request it cannot parse)',
     },
     {
       title: 'an Expect other than 100-continue followed by bytes that are not HTTP',
@@ -128,7 +142,16 @@ function casesOf(
       line: `@FOO ${list.path} HTTP/1.1`,
       headers: [],
       status: 400,
-      says: '400 (the kit profile: a request line that cannot be parsed)',
+      says: '400 (the kit profile: a request it cannot parse)',
+    },
+    // A space is no character of a header name's token (RFC 9110, section 5.1).
+    {
+      title: 'a header name that is not a token',
+      operation: list,
+      line: `GET ${list.path} HTTP/1.1`,
+      headers: ['Plant Name: Basil'],
+      status: 400,
+      says: '400 (the kit profile: a request it cannot parse)',
     },
     {
       title: 'a line that is not a request',
@@ -137,7 +160,7 @@ function casesOf(
       headers: [],
       noHost: true,
       status: 400,
-      says: '400 (the kit profile: a request line that cannot be parsed)',
+      says: '400 (the kit profile: a request it cannot parse)',
     },
     {
       title: 'a path that is not valid percent-encoding',
@@ -287,7 +310,7 @@ function casesOf(
 function exchangeRaw(
   baseUrl: string,
   text: string,
-): Promise<{ answer: Answer; closed: boolean; answers: number }> {
+): Promise<{ answer: Answer; closed: boolean; statuses: number[] }> {
   const url = new URL(baseUrl)
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1')
   return new Promise((resolve, reject) => {
@@ -329,8 +352,9 @@ function exchangeRaw(
           : headers['transfer-encoding'] === 'chunked'
             ? unchunked(rest)
             : rest
-      const answers = raw.match(/(^|\r\n)HTTP\/1\.[01] \d{3} /g)?.length ?? 0
-      resolve({ answer: answerOf(status, headers, content.toString('utf8')), closed, answers })
+      // Each answer's status line: the next one follows the content before it, with no line break.
+      const statuses = [...raw.matchAll(/HTTP\/1\.[01] (\d{3}) /g)].map((m) => Number(m[1]))
+      resolve({ answer: answerOf(status, headers, content.toString('utf8')), closed, statuses })
     })
   })
 }
@@ -379,9 +403,9 @@ export async function beforeOperations(ctx: Context): Promise<void> {
     }
     let answer: Answer
     let closed = true
-    let answers = 1
+    let statuses = [0]
     try {
-      ;({ answer, closed, answers } = await exchangeRaw(subject.baseUrl, text))
+      ;({ answer, closed, statuses } = await exchangeRaw(subject.baseUrl, text))
     } catch (error) {
       answer = answerOf(0, {}, (error as Error).message)
     }
@@ -402,10 +426,10 @@ export async function beforeOperations(ctx: Context): Promise<void> {
           check: kitProfileConformance.name,
           message: 'the kit profile’s X-Request-Id header is missing',
         })
-      if (c.single && answers > 1)
+      if (c.single && statuses.length > 1)
         findings.push({
           check: statusCodeConformance.name,
-          message: `${answers} answers on the connection: what follows a body of unknown length was read as a request`,
+          message: `${statuses.length} answers on the connection: what follows a body of unknown length was read as a request`,
         })
       if (c.closes && !closed)
         findings.push({
@@ -418,6 +442,11 @@ export async function beforeOperations(ctx: Context): Promise<void> {
           message: `a 415 for a content coding names identity in Accept-Encoding, not ${answer.headers['accept-encoding'] ?? 'none'}`,
         })
     }
+    if (c.next !== undefined && answer.status === c.status && statuses[1] !== c.next)
+      findings.push({
+        check: statusCodeConformance.name,
+        message: `what follows the request was answered ${statuses[1] ?? 'nothing'}, not ${c.next}`,
+      })
     const selected = (check: string) => ctx.results.selected.has(check)
     ctx.results.record({
       layer: 'examples',
