@@ -1,7 +1,7 @@
 // With the kit's profile: the requests its server refuses before any operation runs (the profile's
 // "Refusals before any operation"), and a body sent to an operation that takes none, which it ignores.
-// Each is written as HTTP carries it, on a connection of its own: a client library would add a Host,
-// frame a body its own way, or refuse to send CONNECT at all.
+// Each is written byte for byte on a connection of its own: a client library would add a Host, frame a
+// body its own way, end lines its own way, or refuse to send CONNECT at all.
 import { connect } from 'node:net'
 import { PATH_SEGMENT_LIMIT } from '@plant-store/core'
 import type { Finding } from '../../checks/check.js'
@@ -25,6 +25,8 @@ interface BeforeCase {
   body?: string
   /** Without a Host header. */
   noHost?: true
+  /** Lines ended by a bare LF, which a request line may be (RFC 9112, section 2.2). */
+  bareLf?: true
   /** Sent without `Connection: close`: the store must close the connection after its answer. */
   closes?: true
   /** Followed by more on the connection (without `Connection: close`), whose answer comes after. */
@@ -33,6 +35,8 @@ interface BeforeCase {
   ignoresBody?: true
   /** A refusal of a content coding: its Accept-Encoding names identity. */
   identity?: true
+  /** The status of the second answer on the connection, to what follows the request. */
+  next?: number
   /** Its body holds a request of its own, which must not be answered: one answer in all. */
   single?: true
   status: number
@@ -52,6 +56,7 @@ function casesOf(
   nowhere: string,
 ): BeforeCase[] {
   const readPath = read.path.replace(/\{[^}]+\}/, '')
+  const json = 'Content-Type: application/json'
   return [
     {
       title: 'an Expect other than 100-continue',
@@ -72,6 +77,18 @@ function casesOf(
       pipelined: true,
       status: 200,
       says: '200 first, the request’s own answer, before any refusal of what follows it',
+    },
+    // The refusal of what follows judges the line it could not parse, not the request before it.
+    {
+      title: 'a request followed by a method that is not a token',
+      operation: list,
+      line: `GET ${list.path} HTTP/1.1`,
+      headers: [],
+      body: `@FOO ${list.path} HTTP/1.1\r\nHost: localhost\r\n\r\n`,
+      pipelined: true,
+      next: 400,
+      status: 200,
+      says: '200 first, then 400 for the line that cannot be parsed (the kit profile: a request it cannot parse)',
     },
     {
       title: 'an Expect other than 100-continue followed by bytes that are not HTTP',
@@ -110,6 +127,42 @@ function casesOf(
       says: '501 (the kit profile: CONNECT, this server is no proxy)',
     },
     {
+      title: 'a method no one defines, its lines ended by LF alone',
+      operation: list,
+      line: `FOO ${list.path} HTTP/1.1`,
+      headers: [],
+      bareLf: true,
+      status: 501,
+      says: '501 (the kit profile: a method the server does not know)',
+    },
+    // `@` is no character of a method's token: not a request the server cannot do, one it cannot parse.
+    {
+      title: 'a method that is not a token',
+      operation: list,
+      line: `@FOO ${list.path} HTTP/1.1`,
+      headers: [],
+      status: 400,
+      says: '400 (the kit profile: a request it cannot parse)',
+    },
+    // A space is no character of a header name's token (RFC 9110, section 5.1).
+    {
+      title: 'a header name that is not a token',
+      operation: list,
+      line: `GET ${list.path} HTTP/1.1`,
+      headers: ['Plant Name: Basil'],
+      status: 400,
+      says: '400 (the kit profile: a request it cannot parse)',
+    },
+    {
+      title: 'a line that is not a request',
+      operation: list,
+      line: 'HELLO THERE',
+      headers: [],
+      noHost: true,
+      status: 400,
+      says: '400 (the kit profile: a request it cannot parse)',
+    },
+    {
       title: 'a path that is not valid percent-encoding',
       operation: read,
       line: `GET ${readPath}%E0%A4%A HTTP/1.1`,
@@ -130,7 +183,7 @@ function casesOf(
       title: 'a body in a content coding',
       operation: create,
       line: `POST ${create.path} HTTP/1.1`,
-      headers: ['Content-Type: application/json', 'Content-Encoding: gzip', 'Content-Length: 4'],
+      headers: [json, 'Content-Encoding: GZIP', 'Content-Length: 4'],
       body: 'abcd',
       identity: true,
       status: 415,
@@ -149,7 +202,7 @@ function casesOf(
       title: 'a transfer coding other than chunked before chunked',
       operation: create,
       line: `POST ${create.path} HTTP/1.1`,
-      headers: ['Content-Type: application/json', 'Transfer-Encoding: gzip, chunked'],
+      headers: [json, 'Transfer-Encoding: gzip, chunked'],
       body: '2\r\n{}\r\n0\r\n\r\n',
       status: 501,
       says: '501 (the kit profile: a transfer coding other than chunked before the final chunked)',
@@ -158,12 +211,62 @@ function casesOf(
       title: 'a body whose length cannot be known, and a request after it',
       operation: create,
       line: `POST ${create.path} HTTP/1.1`,
-      headers: ['Content-Type: application/json', 'Transfer-Encoding: gzip'],
+      headers: [json, 'Transfer-Encoding: gzip'],
       body: `GET ${list.path} HTTP/1.1\r\nHost: localhost\r\n\r\n`,
       closes: true,
       single: true,
       status: 400,
       says: '400, the connection closed and what follows not read as a request (the kit profile: a Transfer-Encoding that does not end in chunked)',
+    },
+    {
+      title: 'Transfer-Encoding with Content-Length',
+      operation: create,
+      line: `POST ${create.path} HTTP/1.1`,
+      headers: [json, 'Content-Length: 2', 'Transfer-Encoding: chunked'],
+      body: '2\r\n{}\r\n0\r\n\r\n',
+      closes: true,
+      status: 400,
+      says: '400, and the connection closed (the kit profile: a body whose length cannot be known)',
+    },
+    {
+      title: 'two Content-Length values',
+      operation: create,
+      line: `POST ${create.path} HTTP/1.1`,
+      headers: [json, 'Content-Length: 2', 'Content-Length: 3'],
+      body: '{}',
+      closes: true,
+      status: 400,
+      says: '400, and the connection closed (the kit profile: a body whose length cannot be known)',
+    },
+    {
+      title: 'a Content-Length that is not a number',
+      operation: create,
+      line: `POST ${create.path} HTTP/1.1`,
+      headers: [json, 'Content-Length: two'],
+      body: '{}',
+      closes: true,
+      status: 400,
+      says: '400, and the connection closed (the kit profile: a body whose length cannot be known)',
+    },
+    // Codings are named case-insensitively (RFC 9110, section 8.4.1; RFC 9112, section 7): `Identity`
+    // and `Chunked` are read as they are, and a body they carry without a name is refused as such.
+    {
+      title: 'Content-Encoding Identity on a body without a name',
+      operation: create,
+      line: `POST ${create.path} HTTP/1.1`,
+      headers: [json, 'Content-Encoding: Identity', 'Content-Length: 2'],
+      body: '{}',
+      status: 400,
+      says: '400, a body without a name (identity is no coding, in any letter case)',
+    },
+    {
+      title: 'Transfer-Encoding Chunked on a body without a name',
+      operation: create,
+      line: `POST ${create.path} HTTP/1.1`,
+      headers: [json, 'Transfer-Encoding: Chunked'],
+      body: '2\r\n{}\r\n0\r\n\r\n',
+      status: 400,
+      says: '400, a body without a name (chunked is read in any letter case)',
     },
     // "Operations without a request body ignore any body sent with them": neither a body's content
     // type nor its text is read.
@@ -181,7 +284,7 @@ function casesOf(
       title: 'a body in a content coding to an operation that takes none',
       operation: list,
       line: `GET ${list.path} HTTP/1.1`,
-      headers: ['Content-Type: application/json', 'Content-Encoding: gzip', 'Content-Length: 4'],
+      headers: [json, 'Content-Encoding: gzip', 'Content-Length: 4'],
       body: 'abcd',
       ignoresBody: true,
       status: 200,
@@ -191,7 +294,7 @@ function casesOf(
       title: 'a body that is not JSON to an operation that takes none',
       operation: remove,
       line: `DELETE ${nowhere} HTTP/1.1`,
-      headers: ['Content-Type: application/json', 'Content-Length: 1'],
+      headers: [json, 'Content-Length: 1'],
       body: '{',
       ignoresBody: true,
       status: 404,
@@ -207,7 +310,7 @@ function casesOf(
 function exchangeRaw(
   baseUrl: string,
   text: string,
-): Promise<{ answer: Answer; closed: boolean; answers: number }> {
+): Promise<{ answer: Answer; closed: boolean; statuses: number[] }> {
   const url = new URL(baseUrl)
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1')
   return new Promise((resolve, reject) => {
@@ -219,7 +322,8 @@ function exchangeRaw(
       socket.destroy()
     })
     socket.on('data', (chunk: Buffer) => chunks.push(chunk))
-    socket.on('error', reject)
+    // A reset after the answer ends the connection too: what came before it is read.
+    socket.on('error', () => undefined)
     socket.on('close', () => {
       const bytes = Buffer.concat(chunks)
       const raw = bytes.toString('latin1')
@@ -248,8 +352,9 @@ function exchangeRaw(
           : headers['transfer-encoding'] === 'chunked'
             ? unchunked(rest)
             : rest
-      const answers = raw.match(/(^|\r\n)HTTP\/1\.[01] \d{3} /g)?.length ?? 0
-      resolve({ answer: answerOf(status, headers, content.toString('utf8')), closed, answers })
+      // Each answer's status line: the next one follows the content before it, with no line break.
+      const statuses = [...raw.matchAll(/HTTP\/1\.[01] (\d{3}) /g)].map((m) => Number(m[1]))
+      resolve({ answer: answerOf(status, headers, content.toString('utf8')), closed, statuses })
     })
   })
 }
@@ -289,7 +394,8 @@ export async function beforeOperations(ctx: Context): Promise<void> {
       ...c.headers,
       ...(c.closes || c.pipelined ? [] : ['Connection: close']),
     ]
-    const text = `${head.join('\r\n')}\r\n\r\n${c.body ?? ''}`
+    const eol = c.bareLf ? '\n' : '\r\n'
+    const text = `${head.join(eol)}${eol}${eol}${c.body ?? ''}`
     const request = {
       method: c.line.split(' ')[0] ?? 'GET',
       path: c.line.split(' ')[1] ?? '/',
@@ -297,9 +403,9 @@ export async function beforeOperations(ctx: Context): Promise<void> {
     }
     let answer: Answer
     let closed = true
-    let answers = 1
+    let statuses = [0]
     try {
-      ;({ answer, closed, answers } = await exchangeRaw(subject.baseUrl, text))
+      ;({ answer, closed, statuses } = await exchangeRaw(subject.baseUrl, text))
     } catch (error) {
       answer = answerOf(0, {}, (error as Error).message)
     }
@@ -320,10 +426,10 @@ export async function beforeOperations(ctx: Context): Promise<void> {
           check: kitProfileConformance.name,
           message: 'the kit profile’s X-Request-Id header is missing',
         })
-      if (c.single && answers > 1)
+      if (c.single && statuses.length > 1)
         findings.push({
           check: statusCodeConformance.name,
-          message: `${answers} answers on the connection: what follows a body of unknown length was read as a request`,
+          message: `${statuses.length} answers on the connection: what follows a body of unknown length was read as a request`,
         })
       if (c.closes && !closed)
         findings.push({
@@ -336,6 +442,11 @@ export async function beforeOperations(ctx: Context): Promise<void> {
           message: `a 415 for a content coding names identity in Accept-Encoding, not ${answer.headers['accept-encoding'] ?? 'none'}`,
         })
     }
+    if (c.next !== undefined && answer.status === c.status && statuses[1] !== c.next)
+      findings.push({
+        check: statusCodeConformance.name,
+        message: `what follows the request was answered ${statuses[1] ?? 'nothing'}, not ${c.next}`,
+      })
     const selected = (check: string) => ctx.results.selected.has(check)
     ctx.results.record({
       layer: 'examples',

@@ -21,7 +21,6 @@ import { parametersOf } from '../../report/coverage.js'
 import { type Context, caseArgs, caseName } from '../context.js'
 import { declaredQuota } from '../rate-limits.js'
 import { type OwnedPlant, plantsOrStop } from '../subject.js'
-import { rawRefusals } from './raw-refusals.js'
 import { concrete, REFUSALS, settledMethods } from './settled.js'
 
 export async function runSecurity(ctx: Context): Promise<void> {
@@ -47,7 +46,6 @@ export async function runSecurity(ctx: Context): Promise<void> {
   await otherMethods(ctx)
   await unknownPath(ctx)
   await settledMethods(ctx)
-  await rawRefusals(ctx)
   if (!options.case || options.case.endsWith(AS_SECOND)) await crossPrincipal(ctx)
   // Last, as the quotas it spends are waited out by whatever the run sends next.
   // The two quotas are spent one after the other, and their windows waited out together.
