@@ -117,7 +117,8 @@ const notFound = (id: Id) => new HttpError(404, `plant ${id} not found`)
 // are. The digits and the sign are ASCII, so btoa/atob (in browsers and Node alike) encode them as
 // Buffer did; their base64 never holds '+' or '/', so without its padding it is base64url as it is.
 export function encodeCursor(lastId: bigint, principal: string): string {
-  const id = btoa(String(lastId)).replace(/=+$/, '')
+  // '=' appears in base64 only as its padding.
+  const id = btoa(String(lastId)).replace(/=/g, '')
   return `${id}.${principalMark(principal)}`
 }
 
@@ -146,12 +147,13 @@ function principalMark(principal: string): string {
   let a = 0x811c9dc5
   let b = 0x050c5d1f
   // By UTF-16 code unit: any text, each principal's the same every time.
-  for (let i = 0; i < principal.length; i++) {
+  // `!==`: a loop that ran one unit past the end would still tell principals apart, unseen.
+  for (let i = 0; i !== principal.length; i++) {
     const unit = principal.charCodeAt(i)
     a = Math.imul(a ^ unit, 0x01000193)
     b = Math.imul(b ^ unit, 0x01000193)
   }
   // Stryker disable next-line StringLiteral: unpadded, the two hashes still tell principals apart.
   const hex = (n: number) => (n >>> 0).toString(16).padStart(8, '0')
-  return hex(a) + hex(b)
+  return `${hex(a)}${hex(b)}`
 }
