@@ -60,7 +60,7 @@ export const plantOperations: PlantOperations = {
     const limit = query.limit as number
     const after = cursor === undefined ? undefined : decodeCursor(cursor, principal)
     // A store that writes the page's JSON itself spares building each plant and serializing it.
-    // Stryker disable next-line ConditionalExpression,BlockStatement: the general path below writes the same page.
+    // Stryker disable next-line ConditionalExpression,BlockStatement: equivalent: the general path below writes the same page.
     if (repository.listJson) {
       const { json, lastId, more } = await repository.listJson(principal, { limit, after, tag })
       return { status: 200, json, ...nextPage(principal, limit, tag, more ? lastId : undefined) }
@@ -125,7 +125,7 @@ export function encodeCursor(lastId: bigint, principal: string): string {
 function decodeCursor(cursor: string, principal: string): bigint {
   // Only what encodeCursor makes for this principal, checked by making it again.
   const id = cursor.slice(0, Math.max(0, cursor.indexOf('.')))
-  // Stryker disable next-line StringLiteral: whatever it starts as, text that atob did not make is refused below.
+  // Stryker disable next-line StringLiteral: equivalent: whatever it starts as, text that atob did not make is refused below.
   let text = ''
   try {
     text = atob(id)
@@ -153,7 +153,7 @@ function principalMark(principal: string): string {
     a = Math.imul(a ^ unit, 0x01000193)
     b = Math.imul(b ^ unit, 0x01000193)
   }
-  // Stryker disable next-line StringLiteral: unpadded, the two hashes still tell principals apart.
+  // Stryker disable next-line StringLiteral: equivalent: unpadded, the two hashes still tell principals apart.
   const hex = (n: number) => (n >>> 0).toString(16).padStart(8, '0')
   return `${hex(a)}${hex(b)}`
 }
