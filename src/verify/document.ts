@@ -70,7 +70,7 @@ export interface Document {
   openapi: string
   paths: Record<string, Record<string, unknown> & { parameters?: Parameter[] }>
   security?: Record<string, string[]>[]
-  components?: { schemas?: Record<string, JsonSchema> }
+  components?: { schemas?: Record<string, JsonSchema>; examples?: Record<string, Example> }
 }
 
 export interface LoadedDocument {

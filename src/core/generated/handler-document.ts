@@ -913,6 +913,48 @@ export const handlerDocument = {
           "error": 400,
           "message": "params/id must be integer"
         }
+      },
+      "notHttp": {
+        "x-kit-profile": true,
+        "value": {
+          "error": 400,
+          "message": "the request is not valid HTTP"
+        }
+      },
+      "methodNotImplemented": {
+        "x-kit-profile": true,
+        "value": {
+          "error": 501,
+          "message": "the method FOO is not implemented"
+        }
+      },
+      "transferEncodingUnframed": {
+        "x-kit-profile": true,
+        "value": {
+          "error": 400,
+          "message": "the length of the body cannot be known: Transfer-Encoding must end in chunked, name it once and come without Content-Length"
+        }
+      },
+      "contentLengthTwice": {
+        "x-kit-profile": true,
+        "value": {
+          "error": 400,
+          "message": "the length of the body cannot be known: Content-Length must be given once, and not with Transfer-Encoding"
+        }
+      },
+      "contentLengthNotNumber": {
+        "x-kit-profile": true,
+        "value": {
+          "error": 400,
+          "message": "the length of the body cannot be known: Content-Length must be one number of bytes"
+        }
+      },
+      "chunkExtensionsTooLarge": {
+        "x-kit-profile": true,
+        "value": {
+          "error": 413,
+          "message": "the chunk extensions of the body are larger than 16384 bytes"
+        }
       }
     },
     "responses": {

@@ -46,7 +46,12 @@ export const KIT_PROFILE: readonly PromiseEntry[] = [
   {
     promise: /^(kit\.refusals-before-any\..+|header\.Accept-Encoding)$/,
     exercisedBy: kind('refused before any operation'),
-    checks: [statusCodeConformance.name, responseSchemaConformance.name, kitProfileConformance.name],
+    checks: [
+      statusCodeConformance.name,
+      responseSchemaConformance.name,
+      kitProfileConformance.name,
+      exampleConformance.name,
+    ],
   },
   {
     promise: 'kit.limits-exactly.an-idle-keep-alive-connection',

@@ -40,6 +40,8 @@ interface BeforeCase {
   /** Its body holds a request of its own, which must not be answered: one answer in all. */
   single?: true
   status: number
+  /** The name of its example in the document's `components/examples`: its Error, word for word. */
+  example?: string
   /** What the document says of it, for the report. */
   says: string
 }
@@ -126,6 +128,41 @@ function casesOf(
       status: 501,
       says: '501 (the kit profile: CONNECT, this server is no proxy)',
     },
+    // Refusals of Node's HTTP parser (node-refusals.ts), each judged by its example's Error.
+    // An unknown method on a line that goes on past its version: not a method the server cannot do,
+    // a request it cannot parse.
+    {
+      title: 'a method no one defines, its version followed by more',
+      operation: list,
+      line: `FOO ${list.path} HTTP/1.1x`,
+      headers: [],
+      status: 400,
+      example: 'notHttp',
+      says: '400 (the kit profile: a request it cannot parse)',
+    },
+    {
+      title: 'Transfer-Encoding chunked named twice',
+      operation: create,
+      line: `POST ${create.path} HTTP/1.1`,
+      headers: [json, 'Transfer-Encoding: chunked', 'Transfer-Encoding: chunked'],
+      body: '2\r\n{}\r\n0\r\n\r\n',
+      closes: true,
+      status: 400,
+      example: 'transferEncodingUnframed',
+      says: '400, and the connection closed (the kit profile: a body whose length cannot be known)',
+    },
+    // Node's parser limits chunk extensions to 16 KiB, whatever its header limit.
+    {
+      title: 'chunk extensions over 16384 bytes',
+      operation: create,
+      line: `POST ${create.path} HTTP/1.1`,
+      headers: [json, 'Transfer-Encoding: chunked'],
+      body: `2;x=${'a'.repeat(17_000)}\r\n{}\r\n0\r\n\r\n`,
+      closes: true,
+      status: 413,
+      example: 'chunkExtensionsTooLarge',
+      says: '413, and the connection closed (the kit profile: chunk extensions over 16384 bytes)',
+    },
     {
       title: 'a method no one defines, its lines ended by LF alone',
       operation: list,
@@ -133,6 +170,7 @@ function casesOf(
       headers: [],
       bareLf: true,
       status: 501,
+      example: 'methodNotImplemented',
       says: '501 (the kit profile: a method the server does not know)',
     },
     // `@` is no character of a method's token: not a request the server cannot do, one it cannot parse.
@@ -142,6 +180,7 @@ function casesOf(
       line: `@FOO ${list.path} HTTP/1.1`,
       headers: [],
       status: 400,
+      example: 'notHttp',
       says: '400 (the kit profile: a request it cannot parse)',
     },
     // A space is no character of a header name's token (RFC 9110, section 5.1).
@@ -151,6 +190,7 @@ function casesOf(
       line: `GET ${list.path} HTTP/1.1`,
       headers: ['Plant Name: Basil'],
       status: 400,
+      example: 'notHttp',
       says: '400 (the kit profile: a request it cannot parse)',
     },
     {
@@ -160,6 +200,7 @@ function casesOf(
       headers: [],
       noHost: true,
       status: 400,
+      example: 'notHttp',
       says: '400 (the kit profile: a request it cannot parse)',
     },
     {
@@ -216,6 +257,7 @@ function casesOf(
       closes: true,
       single: true,
       status: 400,
+      example: 'transferEncodingUnframed',
       says: '400, the connection closed and what follows not read as a request (the kit profile: a Transfer-Encoding that does not end in chunked)',
     },
     {
@@ -226,6 +268,7 @@ function casesOf(
       body: '2\r\n{}\r\n0\r\n\r\n',
       closes: true,
       status: 400,
+      example: 'transferEncodingUnframed',
       says: '400, and the connection closed (the kit profile: a body whose length cannot be known)',
     },
     {
@@ -236,6 +279,7 @@ function casesOf(
       body: '{}',
       closes: true,
       status: 400,
+      example: 'contentLengthTwice',
       says: '400, and the connection closed (the kit profile: a body whose length cannot be known)',
     },
     {
@@ -246,6 +290,7 @@ function casesOf(
       body: '{}',
       closes: true,
       status: 400,
+      example: 'contentLengthNotNumber',
       says: '400, and the connection closed (the kit profile: a body whose length cannot be known)',
     },
     // Codings are named case-insensitively (RFC 9110, section 8.4.1; RFC 9112, section 7): `Identity`
@@ -384,6 +429,7 @@ export async function beforeOperations(ctx: Context): Promise<void> {
   const nowhere = concrete(ctx, remove.path)
   const host = new URL(subject.baseUrl).host
   const authorization = subject.authorization(0)
+  const examples = loaded.document.components?.examples
   for (const c of casesOf(create, list, read, remove, nowhere)) {
     const name = caseName(c.operation.operationId, c.title)
     if (!ctx.wants(name)) continue
@@ -410,6 +456,8 @@ export async function beforeOperations(ctx: Context): Promise<void> {
       answer = answerOf(0, {}, (error as Error).message)
     }
     const refusal = !c.ignoresBody && c.status >= 400
+    // The case's example, by its name in the document: a document without it promises no words.
+    const example = c.example === undefined ? undefined : examples?.[c.example]
     const verdict = ctx.judge({
       kind: 'http',
       operation: refusal ? undefined : c.operation,
@@ -418,6 +466,7 @@ export async function beforeOperations(ctx: Context): Promise<void> {
       expected: { statuses: [c.status], says: c.says },
       errorSchema: loaded.document.components?.schemas?.Error,
       judging,
+      ...(example && 'value' in example ? { example: { status: c.status, body: example.value } } : {}),
     })
     const findings: Finding[] = []
     if (refusal && answer.status === c.status) {
