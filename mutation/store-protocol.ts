@@ -17,14 +17,16 @@ export const STORE_ENV = {
 }
 
 /**
- * The second store's, for the runner's `limits` test: the same, with quotas a run spends in a few
- * requests and a window of 2 seconds, so that the verifier sees, and judges, its 429s and waits little.
+ * The second store's, for the runner's `limits` and `stalled` tests: the same, with quotas a run spends
+ * in a few requests and a window of 2 seconds, so that the verifier sees, and judges, its 429s and
+ * waits little; and a headers timeout of 1 second, after which a stalled request gets its 408.
  */
 export const LIMITED_STORE_ENV = {
   ...STORE_ENV,
   RATE_LIMIT_MAX: '20',
   AUTH_FAILURE_LIMIT: '20',
   RATE_LIMIT_WINDOW: '2',
+  HEADERS_TIMEOUT_MS: '1000',
 }
 
 /** The argument a store script is started with to be the `limits` test's store. */

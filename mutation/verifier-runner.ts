@@ -29,14 +29,22 @@ export const LAYERS = ['examples', 'generated', 'stateful', 'security', 'concurr
 export type Layer = (typeof LAYERS)[number]
 
 /**
- * The runner's tests: each layer against the store, then `limits`, the security layer's spent quotas
- * alone against the second store (LIMITED_STORE_ENV): its 429s, Retry-After and RateLimit, judged.
+ * The runner's tests: each layer against the store, then two single cases against the second store
+ * (LIMITED_STORE_ENV): `limits`, the security layer's spent quotas (its 429s, Retry-After and
+ * RateLimit), and `stalled`, a request whose headers stop arriving (its 408, once the store's short
+ * headers timeout is up).
  */
-export const TESTS = [...LAYERS, 'limits'] as const
+export const TESTS = [...LAYERS, 'limits', 'stalled'] as const
 export type TestId = (typeof TESTS)[number]
 
 /** The case the `limits` test runs: the verifier's security case that spends the quotas the store declares. */
 export const LIMITS_CASE = 'listPlants · the rate limits, spent'
+
+/** The case the `stalled` test runs: the examples layer's request that stops arriving, to one operation. */
+export const STALLED_CASE = 'listPlants · requestTimeout'
+
+/** The second store's headers timeout (LIMITED_STORE_ENV's HEADERS_TIMEOUT_MS, written again as LIMITED is). */
+const STALLED_AFTER_MS = 1_000
 
 /**
  * The argument that makes a store script the `limits` test's (store-protocol.ts's LIMITED, written
@@ -46,7 +54,15 @@ const LIMITED = '--limited'
 
 /** Which store a test runs against. */
 type StoreName = 'main' | 'limited'
-const storeOf = (test: TestId): StoreName => (test === 'limits' ? 'limited' : 'main')
+const storeOf = (test: TestId): StoreName => (test === 'limits' || test === 'stalled' ? 'limited' : 'main')
+
+/** What a test asks of the verifier besides the kit's profile and the sizes. */
+const selection = (test: TestId) =>
+  test === 'limits'
+    ? { only: ['security' as const], case: LIMITS_CASE }
+    : test === 'stalled'
+      ? { only: ['examples' as const], case: STALLED_CASE, headersTimeoutMs: STALLED_AFTER_MS }
+      : { only: [test] }
 
 /** The runner's own options, `verifier` in the Stryker configuration. */
 export interface VerifierRunnerOptions {
@@ -99,7 +115,7 @@ export function verifierJudge(sizes: { requests: number; sequences: number; seed
       baseUrl,
       tokens: ['token-a', 'token-b'],
       profile: 'kit',
-      ...(test === 'limits' ? { only: ['security'], case: LIMITS_CASE } : { only: [test] }),
+      ...selection(test),
       ...sizes,
     })
     // A limits test that judges no spent quota on the unmutated store (its case renamed, the store's
@@ -107,6 +123,8 @@ export function verifierJudge(sizes: { requests: number; sequences: number; seed
     // verifier's findings alone.
     if (dry && test === 'limits' && !results.judged.some((j) => j.kinds.includes('rate limit spent')))
       return `the verifier's case ${LIMITS_CASE} judged no spent quota: the case or the limited store's quotas changed`
+    if (dry && test === 'stalled' && !results.judged.some((j) => j.kinds.includes('derived: stalled')))
+      return `the verifier's case ${STALLED_CASE} judged no stalled request: the case was renamed`
     if (!results.failed) return undefined
     const failures = results.distinctFailures().map((failure) => results.failureText(failure))
     const stopped = results.stopped.map((s) => `${s.layer} could not go on: ${s.reason}`)
@@ -395,7 +413,12 @@ export class VerifierTestRunner implements TestRunner {
     const started = Date.now()
     const base = {
       id: test,
-      name: test === 'limits' ? 'verifier, spent rate limits' : `verifier layer ${test}`,
+      name:
+        test === 'limits'
+          ? 'verifier, spent rate limits'
+          : test === 'stalled'
+            ? 'verifier, a stalled request'
+            : `verifier layer ${test}`,
     }
     let failure: string | undefined
     try {

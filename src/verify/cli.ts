@@ -58,6 +58,9 @@ deletes what it creates.
                          principal holds is not tried
   --wait SECONDS         wait up to SECONDS for the server to answer at all (a server still
                          starting): any HTTP answer will do; without it, none is a usage error
+  --headers-timeout SECONDS  the server's headers timeout (the kit's server: HEADERS_TIMEOUT_MS):
+                         also send a request whose headers stop arriving, and judge its answer
+                         (the document's 408) once that time is up
   --rate N               at most N requests a second (a quota the server declares in RateLimit, and
                          a 429's Retry-After, are always waited out, and the wait said)
   --webhook-listen PORT  also judge the newPlant events the server sends during the run: a receiver
@@ -151,6 +154,7 @@ function parse() {
       keep: { type: 'boolean' },
       'any-token': { type: 'boolean' },
       rate: { type: 'string' },
+      'headers-timeout': { type: 'string' },
       wait: { type: 'string' },
       'webhook-listen': { type: 'string' },
       'webhook-secret': { type: 'string' },
@@ -334,6 +338,9 @@ try {
     keep: values.keep ?? false,
     anyToken: values['any-token'] ?? false,
     ...(values.rate === undefined ? {} : { rate: positive('rate', values.rate) }),
+    ...(values['headers-timeout'] === undefined
+      ? {}
+      : { headersTimeoutMs: (positive('headers-timeout', values['headers-timeout']) ?? 0) * 1000 }),
     ...(values.wait === undefined ? {} : { waitMs: (positive('wait', values.wait) ?? 0) * 1000 }),
     ...(webhookPort === undefined
       ? {}

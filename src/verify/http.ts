@@ -34,7 +34,8 @@ export interface RequestSpec {
   /** Further request headers, e.g. the X-Simulate-Fault of a derived case. */
   headers?: Record<string, string>
   /** Send the request line and headers but not the blank line that ends them, and wait for the answer. */
-  stall?: true
+  /** Headers that stop arriving: the answer is waited for this many ms, then the case fails. */
+  stall?: number
 }
 
 export interface Answer {
@@ -99,7 +100,8 @@ export async function send(
   const sentHeaders = Object.fromEntries(
     Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]),
   )
-  if (request.stall) return { ...(await sendStalled(baseUrl, request, headers)), sentHeaders }
+  if (request.stall !== undefined)
+    return { ...(await sendStalled(baseUrl, request, headers, request.stall)), sentHeaders }
   const { status, answerHeaders, text, notUtf8 } = await exchange(url, request.method, headers, request.body)
   return {
     ...answerOf(status, answerHeaders, text),
@@ -226,9 +228,6 @@ function joinedHeaders(raw: string[]): Record<string, string> {
   return out
 }
 
-/** How long a stalled request waits for its answer: well past any timeout a target is started with. */
-export const STALLED_WAIT_MS = 15_000
-
 /**
  * A request that stops arriving: node:http cannot hold back the end of the headers, so it goes over a
  * socket of its own. The answer is read until the target closes the connection.
@@ -237,6 +236,7 @@ function sendStalled(
   baseUrl: string,
   request: RequestSpec,
   headers: Record<string, string>,
+  waitMs: number,
 ): Promise<Answer> {
   const url = new URL(request.path, baseUrl)
   const lines = [`${request.method} ${url.pathname}${url.search} HTTP/1.1`, `host: ${url.host}`]
@@ -247,8 +247,8 @@ function sendStalled(
       // One header line short of the end: the headers never finish arriving.
       socket.write(`${lines.join('\r\n')}\r\n`)
     })
-    socket.setTimeout(STALLED_WAIT_MS, () =>
-      socket.destroy(new Error(`no answer to a stalled request within ${STALLED_WAIT_MS} ms`)),
+    socket.setTimeout(waitMs, () =>
+      socket.destroy(new Error(`no answer to a stalled request within ${waitMs} ms`)),
     )
     socket.on('data', (chunk: Buffer) => chunks.push(chunk))
     socket.on('error', reject)

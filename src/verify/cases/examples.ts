@@ -107,7 +107,8 @@ function derive(
         keepGivens: false,
       }
     case 'stalled':
-      return { request: { ...base, stall: true }, keepGivens: false }
+      // The wait is the run's: the store's headers timeout, which --headers-timeout gives, and a margin.
+      return { request: { ...base, stall: 0 }, keepGivens: false }
     case 'fault':
       return {
         request: {

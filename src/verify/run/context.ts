@@ -40,6 +40,12 @@ export interface VerifyOptions {
   anyToken?: boolean
   /** At most this many requests a second. */
   rate?: number
+  /**
+   * The store's headers timeout, in ms: a request whose headers stop arriving is sent, and its answer
+   * judged once that time is up. Without it no such request is sent (no run waits for a timeout it
+   * does not know).
+   */
+  headersTimeoutMs?: number
   /** How long to try again while nothing answers at the base URL (a server still starting); default 0. */
   waitMs?: number
   /** One case of the example or security layers, by its name, or one generated request by its number. */
