@@ -47,7 +47,7 @@ describe('the verifier runner', () => {
     const result = await runner.dryRun({ timeout: 60_000, disableBail: false, coverageAnalysis: 'perTest' })
     if (result.status !== DryRunStatus.Complete) throw new Error(JSON.stringify(result))
     expect(result.tests.map((t) => [t.id, t.status])).toEqual(
-      ['examples', 'generated', 'stateful', 'security', 'concurrency', 'limits'].map((id) => [
+      ['examples', 'generated', 'stateful', 'security', 'concurrency', 'limits', 'stalled'].map((id) => [
         id,
         TestStatus.Success,
       ]),

@@ -33,9 +33,7 @@ export function parserRefusal(code: string | undefined, firstLine = ''): HttpErr
       return lengthUnknown('Content-Length must be given once, and not with Transfer-Encoding')
     case 'HPE_INVALID_CONTENT_LENGTH':
       return lengthUnknown('Content-Length must be one number of bytes')
-    // Stryker disable next-line ConditionalExpression,StringLiteral: unreachable: only a request stalled past the store's headers timeout reaches it, 10 s in the runner's store, which no verifier run waits for; src/server/test/refusals.test.ts (headers that do not arrive in time) judges its status and words.
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      // Stryker disable next-line StringLiteral: unreachable: only a request stalled past the store's headers timeout reaches it, 10 s in the runner's store, which no verifier run waits for; src/server/test/refusals.test.ts (headers that do not arrive in time) judges its words.
       return new HttpError(408, 'the request did not arrive in time')
     case 'HPE_INVALID_METHOD':
       // RFC 9110 (9.1): a method the server does not know is 501, not a malformed request.

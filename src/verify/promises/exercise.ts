@@ -79,7 +79,7 @@ export const FAULTS =
   'a store answers it only when it fails, is overloaded or is past its limit: a run meets it against a server started so (SIMULATE_FAULTS, a low RATE_LIMIT_MAX) or behind a proxy that injects faults'
 export const KIT_ONLY = 'what the kit’s own stores do, beyond the interface: `--profile kit` judges it'
 export const STALLED =
-  'a stalled request is answered only once the server’s headers timeout, its own setting, is up: no run waits for it'
+  'a stalled request is answered only once the server’s headers timeout, its own setting, is up: a run sends it when --headers-timeout says how long that is'
 export const KIT_TESTS =
   'no run sends it (a connection left idle for minutes): the kit’s server tests do (src/server/test/)'
 export const CONFIGURATION = 'how whoever runs the server configures it: no answer shows it'
