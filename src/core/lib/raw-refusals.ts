@@ -25,8 +25,8 @@ export function refuseRaw(socket: Duplex, refusal: HttpError, own: OwnHeaders = 
     connection: 'close',
   }
   const head = Object.entries(fields).map(([name, value]) => `${name}: ${value}\r\n`)
-  // Not writable: ended after an earlier answer that said `Connection: close`. A write there would
-  // send nothing (Node refuses it, with an error), so the guard is one no answer shows either way.
+  // Not writable: ended after an earlier answer that said `Connection: close`, where Node would refuse
+  // the write with an error and send nothing.
   socket.writable && socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${head.join('')}\r\n${body}`)
   socket.destroy()
 }

@@ -69,9 +69,9 @@ const expectationUnmet = new WeakSet<IncomingMessage>()
  * `refuseBeforeRouting` answers it, and CONNECT (the connection closed without a word) is a 501:
  * this server is no proxy. A HTTP/1.1 request without Host (a bare 400) is let through by
  * `requireHostHeader: false` in app.ts, and refused by `refuseBeforeRouting` too. A request whose
- * body's length cannot be known, which Node hands over before its parser fails on what follows, is
- * refused on its connection by the app's first hook, and not routed: answerClientError then finds
- * the connection closed. Called before any other hook is added.
+ * body's length cannot be known, which Node hands over just before its parser fails on it, is
+ * refused on its connection by the app's first hook, and neither routed nor counted against a limit:
+ * answerClientError then finds the connection closed. Called before any other hook is added.
  */
 export function answerServerRefusals(app: FastifyInstance): void {
   // Before Fastify's own listener: what a parser error on the connection must not answer twice.
