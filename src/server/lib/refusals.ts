@@ -41,8 +41,9 @@ export function answerClientError(
 }
 
 /**
- * Fastify's frameworkErrors: what its router refuses before a route is chosen, a path that is not
- * valid percent-encoding and a path parameter over MAX_PARAM_LENGTH characters. No hook has run.
+ * Fastify's frameworkErrors: what its router refuses before a route is chosen, a path parameter over
+ * MAX_PARAM_LENGTH characters and a path that is not valid percent-encoding. No hook has run. Its
+ * router has one other error, of an async route constraint, and no route here has one.
  */
 export function answerFrameworkError(
   error: FastifyError,
@@ -52,12 +53,7 @@ export function answerFrameworkError(
   const [status, message] =
     error.code === 'FST_ERR_MAX_PARAM_LENGTH'
       ? [414, `a path segment is longer than ${MAX_PARAM_LENGTH} characters`]
-      : error.code === 'FST_ERR_BAD_URL'
-        ? [400, 'the path is not valid percent-encoded UTF-8']
-        : // Stryker disable next-line ArrayDeclaration,LogicalOperator,StringLiteral,ConditionalExpression: unreachable: Fastify's router refuses with one other error only, of an async route constraint, and no route has one.
-          [error.statusCode ?? 500, error.statusCode ? error.message : 'internal server error']
-  // Stryker disable next-line ConditionalExpression,EqualityOperator,ObjectLiteral,StringLiteral,CallExpression: equivalent: a line of the server's log, never an answer.
-  if (status >= 500) request.log.error({ err: error }, 'request failed')
+      : [400, 'the path is not valid percent-encoded UTF-8']
   reply
     .code(status)
     .headers({ ...API_HEADERS, 'x-request-id': request.id, connection: 'close' })
@@ -73,9 +69,9 @@ const expectationUnmet = new WeakSet<IncomingMessage>()
  * `refuseBeforeRouting` answers it, and CONNECT (the connection closed without a word) is a 501:
  * this server is no proxy. A HTTP/1.1 request without Host (a bare 400) is let through by
  * `requireHostHeader: false` in app.ts, and refused by `refuseBeforeRouting` too. A request whose
- * body's length cannot be known, which Node hands over before its parser fails on what follows, is
- * refused on its connection by the app's first hook, and not routed: answerClientError then finds
- * the connection closed. Called before any other hook is added.
+ * body's length cannot be known, which Node hands over just before its parser fails on it, is
+ * refused on its connection by the app's first hook, and neither routed nor counted against a limit:
+ * answerClientError then finds the connection closed. Called before any other hook is added.
  */
 export function answerServerRefusals(app: FastifyInstance): void {
   // Before Fastify's own listener: what a parser error on the connection must not answer twice.
@@ -95,6 +91,7 @@ export function answerServerRefusals(app: FastifyInstance): void {
     const refusal = transferLengthRefusal(request.headers['transfer-encoding'])
     if (refusal) {
       reply.hijack()
+      // Stryker disable next-line CallExpression: equivalent: Node's parser fails on the same request as soon as it hands it over, and answerParserError writes this same refusal, with the same headers.
       refuseRaw(request.raw.socket, refusal, rawHeaders(request.id))
       // Stryker disable next-line ObjectLiteral,StringLiteral,CallExpression: equivalent: a line of the server's log, never an answer.
       request.log.debug({ statusCode: refusal.statusCode }, 'body of unknown length refused')

@@ -44,6 +44,12 @@ interface BeforeCase {
   example?: string
   /** What the document says of it, for the report. */
   says: string
+  /** The request as written, byte for byte: no Host, Authorization or Connection is added. */
+  raw?: string
+  /** Written once the first bytes of the answer have come: the rest of a request answered early. */
+  afterAnswer?: string
+  /** Between two listings: a refusal without RateLimit must not spend the quota they show. */
+  uncounted?: true
 }
 
 /**
@@ -348,6 +354,82 @@ function casesOf(
   ]
 }
 
+// The connection's edges (the kit profile): a refusal that closes the connection says so, the line a
+// refusal judges is the one the parser failed on, and a request whose body breaks off unparsable is
+// answered once, by its own answer if that has begun.
+function connectionCases(create: OperationEntry, list: OperationEntry, host: string): BeforeCase[] {
+  const json = 'Content-Type: application/json'
+  return [
+    {
+      title: 'a HTTP/1.1 request without Host, on a connection left open',
+      operation: list,
+      line: `GET ${list.path} HTTP/1.1`,
+      headers: [],
+      noHost: true,
+      closes: true,
+      status: 400,
+      says: '400, with Connection: close, and the connection closed (the kit profile: a HTTP/1.1 request without Host)',
+    },
+    // Node's parser fails at the method's second letter: the whole line is there, with no line end.
+    {
+      title: 'a method no one defines, its request line without a line end',
+      operation: list,
+      line: `FOO ${list.path} HTTP/1.1`,
+      headers: [],
+      raw: `FOO ${list.path} HTTP/1.1`,
+      closes: true,
+      status: 501,
+      says: '501, and the connection closed (the kit profile: a method the server does not know)',
+    },
+    // `GE` is no request line: the one after it, whose method is unknown, is not what is judged.
+    {
+      title: 'a line that is not a request, before a request line',
+      operation: list,
+      line: 'GE',
+      headers: [],
+      raw: `GE\r\nFOO ${list.path} HTTP/1.1\r\nHost: ${host}\r\n\r\n`,
+      closes: true,
+      status: 400,
+      says: '400, and the connection closed (the kit profile: a request it cannot parse)',
+    },
+    {
+      title: 'a chunk size that is not a number, before any answer',
+      operation: create,
+      line: `POST ${create.path} HTTP/1.1`,
+      headers: [json, 'Transfer-Encoding: chunked'],
+      body: '2\r\n{}\r\nZZ\r\n\r\n',
+      closes: true,
+      single: true,
+      status: 400,
+      says: '400, and the connection closed (the kit profile: a request it cannot parse, its answer not begun)',
+    },
+    // An answer counted against a limit carries RateLimit (the kit profile): one without was not.
+    {
+      title: 'a body whose length cannot be known, between two listings',
+      operation: create,
+      line: `POST ${create.path} HTTP/1.1`,
+      headers: [json, 'Transfer-Encoding: gzip'],
+      closes: true,
+      uncounted: true,
+      status: 400,
+      says: '400, the connection closed, and not counted against the quota: its answer carries no RateLimit (the kit profile)',
+    },
+    // Refused by its headers, then a chunk size that is not a number: its answer is its one.
+    {
+      title: 'a chunk size that is not a number, after the answer',
+      operation: create,
+      line: `POST ${create.path} HTTP/1.1`,
+      headers: [json, 'Content-Encoding: gzip', 'Transfer-Encoding: chunked'],
+      body: '2\r\nab\r\n',
+      afterAnswer: 'ZZ\r\n\r\n',
+      closes: true,
+      single: true,
+      status: 415,
+      says: '415 alone, then the connection closed (the kit profile: a request whose answer has begun gets no other)',
+    },
+  ]
+}
+
 /**
  * Writes `text` on a new connection to the target and reads the answer until the connection ends, or
  * for WAIT_MS: `closed` says whether the target closed it by then.
@@ -355,6 +437,7 @@ function casesOf(
 function exchangeRaw(
   baseUrl: string,
   text: string,
+  afterAnswer?: string,
 ): Promise<{ answer: Answer; closed: boolean; statuses: number[] }> {
   const url = new URL(baseUrl)
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1')
@@ -366,7 +449,10 @@ function exchangeRaw(
       closed = false
       socket.destroy()
     })
-    socket.on('data', (chunk: Buffer) => chunks.push(chunk))
+    socket.on('data', (chunk: Buffer) => {
+      if (afterAnswer !== undefined && chunks.length === 0) socket.write(afterAnswer)
+      chunks.push(chunk)
+    })
     // A reset after the answer ends the connection too: what came before it is read.
     socket.on('error', () => undefined)
     socket.on('close', () => {
@@ -404,6 +490,14 @@ function exchangeRaw(
   })
 }
 
+/** What the caller's quota has left (RateLimit's `r`) after a listing, if the answer says. */
+async function quotaLeft(baseUrl: string, listing: string[]): Promise<number | undefined> {
+  const text = [...listing, 'Connection: close', '', ''].join('\r\n')
+  const { answer } = await exchangeRaw(baseUrl, text).catch(() => ({ answer: answerOf(0, {}, '') }))
+  const left = /;\s*r=(\d+)/.exec(answer.headers.ratelimit ?? '')?.[1]
+  return left === undefined ? undefined : Number(left)
+}
+
 /** A chunked content's bytes. */
 function unchunked(bytes: Buffer): Buffer {
   const parts: Buffer[] = []
@@ -430,7 +524,7 @@ export async function beforeOperations(ctx: Context): Promise<void> {
   const host = new URL(subject.baseUrl).host
   const authorization = subject.authorization(0)
   const examples = loaded.document.components?.examples
-  for (const c of casesOf(create, list, read, remove, nowhere)) {
+  for (const c of [...casesOf(create, list, read, remove, nowhere), ...connectionCases(create, list, host)]) {
     const name = caseName(c.operation.operationId, c.title)
     if (!ctx.wants(name)) continue
     const head = [
@@ -441,20 +535,27 @@ export async function beforeOperations(ctx: Context): Promise<void> {
       ...(c.closes || c.pipelined ? [] : ['Connection: close']),
     ]
     const eol = c.bareLf ? '\n' : '\r\n'
-    const text = `${head.join(eol)}${eol}${eol}${c.body ?? ''}`
+    const text = c.raw ?? `${head.join(eol)}${eol}${eol}${c.body ?? ''}`
     const request = {
       method: c.line.split(' ')[0] ?? 'GET',
       path: c.line.split(' ')[1] ?? '/',
       auth: { kind: 'principal' as const },
     }
+    const listing = [
+      `GET ${list.path} HTTP/1.1`,
+      `Host: ${host}`,
+      ...(authorization === undefined ? [] : [`Authorization: ${authorization}`]),
+    ]
+    const leftBefore = c.uncounted && (await quotaLeft(subject.baseUrl, listing))
     let answer: Answer
     let closed = true
     let statuses = [0]
     try {
-      ;({ answer, closed, statuses } = await exchangeRaw(subject.baseUrl, text))
+      ;({ answer, closed, statuses } = await exchangeRaw(subject.baseUrl, text, c.afterAnswer))
     } catch (error) {
       answer = answerOf(0, {}, (error as Error).message)
     }
+    const leftAfter = c.uncounted && (await quotaLeft(subject.baseUrl, listing))
     const refusal = !c.ignoresBody && c.status >= 400
     // The case's example, by its name in the document: a document without it promises no words.
     const example = c.example === undefined ? undefined : examples?.[c.example]
@@ -485,12 +586,34 @@ export async function beforeOperations(ctx: Context): Promise<void> {
           check: statusCodeConformance.name,
           message: `the connection was still open ${WAIT_MS} ms after the ${c.status}: the kit profile closes it`,
         })
+      // RFC 9112 (9.6): a server that closes the connection says so; the kit profile's refusals do. An
+      // answer written before the rest of its request broke off could not know it.
+      if (
+        c.closes &&
+        c.afterAnswer === undefined &&
+        !/(^|,)\s*close\s*(,|$)/i.test(answer.headers.connection ?? '')
+      )
+        findings.push({
+          check: kitProfileConformance.name,
+          message: `a ${c.status} that closes the connection says Connection: close, not ${answer.headers.connection ?? 'nothing'}`,
+        })
       if (c.identity && !/(^|,)\s*identity\s*(;|,|$)/i.test(answer.headers['accept-encoding'] ?? ''))
         findings.push({
           check: statusCodeConformance.name,
           message: `a 415 for a content coding names identity in Accept-Encoding, not ${answer.headers['accept-encoding'] ?? 'none'}`,
         })
     }
+    // The second listing spends one: more, and the refusal between them was counted too.
+    if (
+      typeof leftBefore === 'number' &&
+      typeof leftAfter === 'number' &&
+      leftBefore - leftAfter > 1 &&
+      answer.headers.ratelimit === undefined
+    )
+      findings.push({
+        check: kitProfileConformance.name,
+        message: `the quota went from ${leftBefore} to ${leftAfter} over the ${answer.status} and one listing: the ${answer.status}, which carries no RateLimit, was counted against it`,
+      })
     if (c.next !== undefined && answer.status === c.status && statuses[1] !== c.next)
       findings.push({
         check: statusCodeConformance.name,
