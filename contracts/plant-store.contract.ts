@@ -161,8 +161,12 @@ for (const statelessName of TARGETS.filter(isStateless)) {
           const t = target(statelessName)
           // What no operation reads (another method, a long segment, huge or unfinished headers) is
           // asked for on the operation's own base request: the example is then the operation's to give.
+          // So is a body Prism refuses itself before it reads Prefer (no media type, none, one over
+          // the limit that is not JSON), which it would answer with its own 415 or 500.
           const request =
-            c.derivation && TRANSPORT_DERIVATIONS.has(c.derivation.kind) && c.baseRequest
+            c.derivation &&
+            (TRANSPORT_DERIVATIONS.has(c.derivation.kind) || c.derivation.kind === 'raw-body') &&
+            c.baseRequest
               ? c.baseRequest
               : c.request
           const answer = await send(t.url, request, authorization(t, request.auth, t.newToken()), {
