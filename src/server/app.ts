@@ -258,8 +258,8 @@ export async function buildApp({
   // gives no request body ignores whatever body or content type a client sends along.
   // Stryker disable next-line OptionalChaining: equivalent: every route whose body Fastify reads has a schema object (the document's operations routeSchema's, CORS's OPTIONS route its own), and the others (/docs, /openapi.json) take only GET and HEAD, whose bodies Fastify never reads.
   const takesBody = (request: FastifyRequest) => request.routeOptions.schema?.body !== undefined
-  // Its Content-Type is set aside before Fastify reads the body, which is then the '*' parser's to
-  // drop: Fastify itself refuses a Content-Type that is no media type (`plain`) before any parser.
+  // Such an operation's Content-Type is set aside before Fastify reads the body, which the '*' parser
+  // then drops: Fastify itself refuses a Content-Type that is no media type (`plain`) before any parser.
   app.addHook('preParsing', (request, _reply, payload, done) => {
     if (!takesBody(request)) delete request.headers['content-type']
     done(null, payload)
