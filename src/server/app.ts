@@ -256,10 +256,16 @@ export async function buildApp({
 
   // application/json alone: anything else, text/plain included, is 415. An operation the document
   // gives no request body ignores whatever body or content type a client sends along.
+  // Stryker disable next-line OptionalChaining: equivalent: every route whose body Fastify reads has a schema object (the document's operations routeSchema's, CORS's OPTIONS route its own), and the others (/docs, /openapi.json) take only GET and HEAD, whose bodies Fastify never reads.
   const takesBody = (request: FastifyRequest) => request.routeOptions.schema?.body !== undefined
+  // Such an operation's Content-Type is set aside before Fastify reads the body, which the '*' parser
+  // then drops: Fastify itself refuses a Content-Type that is no media type (`plain`) before any parser.
+  app.addHook('preParsing', (request, _reply, payload, done) => {
+    if (!takesBody(request)) delete request.headers['content-type']
+    done(null, payload)
+  })
   app.removeAllContentTypeParsers()
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if (!takesBody(request)) return done(null, undefined)
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     try {
       done(null, readJson(body as string))
     } catch (error) {

@@ -13,10 +13,15 @@ export type Derivation =
   | { kind: 'unknown-token' }
   /** Send the base request with its JSON body padded beyond the document's 65536-byte limit. */
   | { kind: 'oversized-body'; bytes: number }
-  /** Send the base request with this body and content type instead of its JSON body. */
-  | { kind: 'raw-body'; contentType: string; body: string }
+  /** Send the base request with this body and content type (none, when undefined) instead of its JSON body. */
+  | { kind: 'raw-body'; contentType: string | undefined; body: string }
   /** Send the base request again and again, as one principal, until its rate limit is spent. */
   | { kind: 'over-rate-limit' }
+  /**
+   * Send the base request again and again with a token no principal holds, until the address's
+   * failed authentications are spent (the kit's profile). The security layer's spent quotas judge it.
+   */
+  | { kind: 'over-failed-auth-limit' }
   /** Send the base request to an instance of the target whose store has stopped answering. */
   | { kind: 'store-down' }
   /**
@@ -44,6 +49,9 @@ export type Derivation =
  */
 export const DEFAULT_RATE_LIMIT = 1000
 
+/** The requests with a missing or unknown token an address may make in a window (the kit profile's 20 a minute). */
+export const DEFAULT_AUTH_FAILURE_LIMIT = 20
+
 export const derivedExamples: Record<string, Derivation> = {
   missingToken: { kind: 'no-token' },
   invalidToken: { kind: 'unknown-token' },
@@ -51,8 +59,14 @@ export const derivedExamples: Record<string, Derivation> = {
   tooLarge: { kind: 'oversized-body', bytes: 70_000 },
   // The content type exactly as the example's message names it.
   notJson: { kind: 'raw-body', contentType: 'text/plain', body: 'Basil' },
+  // The kit's profile: a type with no subtype, and none at all, each named in the example's message.
+  notAMediaType: { kind: 'raw-body', contentType: 'plain', body: 'Basil' },
+  noContentType: { kind: 'raw-body', contentType: undefined, body: 'Basil' },
+  // The kit's profile: a body over the limit is 413 whatever its type (70000 bytes, as tooLarge).
+  tooLargeNotJson: { kind: 'raw-body', contentType: 'text/plain', body: 'Basil '.repeat(11_667) },
   // Sent a few times past the limit (cases/examples.ts): the setup of a case spends some of it too.
   tooManyRequests: { kind: 'over-rate-limit' },
+  tooManyFailedAuthentications: { kind: 'over-failed-auth-limit' },
   // Readiness: only a target with an instance whose database is stopped can show it.
   storeUnavailable: { kind: 'store-down' },
   overloaded: { kind: 'fault', fault: 'overloaded', status: 503 },

@@ -1159,6 +1159,13 @@ export const handlerDocument = {
                   "error": 429,
                   "message": "too many requests from this principal; try again after Retry-After seconds"
                 }
+              },
+              "tooManyFailedAuthentications": {
+                "x-kit-profile": true,
+                "value": {
+                  "error": 429,
+                  "message": "too many failed authentications from this address; try again after Retry-After seconds"
+                }
               }
             }
           }
@@ -1211,6 +1218,13 @@ export const handlerDocument = {
                   "error": 413,
                   "message": "the body is larger than 65536 bytes"
                 }
+              },
+              "tooLargeNotJson": {
+                "x-kit-profile": true,
+                "value": {
+                  "error": 413,
+                  "message": "the body is larger than 65536 bytes"
+                }
               }
             }
           }
@@ -1238,6 +1252,20 @@ export const handlerDocument = {
                 "value": {
                   "error": 415,
                   "message": "the body must be application/json, not text/plain"
+                }
+              },
+              "notAMediaType": {
+                "x-kit-profile": true,
+                "value": {
+                  "error": 415,
+                  "message": "the body must be application/json, not plain"
+                }
+              },
+              "noContentType": {
+                "x-kit-profile": true,
+                "value": {
+                  "error": 415,
+                  "message": "the body must be application/json, not without a content type"
                 }
               }
             }

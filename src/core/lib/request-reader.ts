@@ -191,7 +191,8 @@ async function readBody(request: RequestInput, takesBody: boolean): Promise<unkn
     if (coded) throw coded
   }
   if (bodyless.has(request.method)) return undefined
-  const given = header('content-type')
+  // The server sets aside the Content-Type of an operation that takes no body (a preParsing hook).
+  const given = takesBody ? header('content-type') : null
   const length = header('content-length')
   // Without Content-Type, Fastify reads a body only if one is framed; a Fetch Request may say
   // nothing of its length, and then the body itself tells.

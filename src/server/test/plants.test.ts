@@ -183,6 +183,33 @@ describe('createPlant', () => {
     expect(res.statusCode).toBe(413)
     expect(res.json()).toEqual({ error: 413, message: 'the body is larger than 65536 bytes' })
   })
+
+  it('answers 415 naming a Content-Type that is no media type, and a body sent without one', async () => {
+    for (const [type, named] of [
+      ['plain', 'plain'],
+      [undefined, 'without a content type'],
+    ] as const) {
+      const res = await app.inject({
+        method: 'POST',
+        url: '/plants',
+        headers: { ...ALICE, ...(type === undefined ? {} : { 'content-type': type }) },
+        payload: 'Basil',
+      })
+      expect(res.statusCode, type).toBe(415)
+      expect(res.json()).toEqual({ error: 415, message: `the body must be application/json, not ${named}` })
+    }
+  })
+
+  it('answers 413 for a body over 65536 bytes that is not JSON: the size is read first', async () => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/plants',
+      headers: { ...ALICE, 'content-type': 'text/plain' },
+      payload: 'Basil '.repeat(11_667),
+    })
+    expect(res.statusCode).toBe(413)
+    expect(res.json()).toEqual({ error: 413, message: 'the body is larger than 65536 bytes' })
+  })
 })
 
 describe('listPlants', () => {
@@ -403,6 +430,8 @@ describe('bodies sent to operations without a request body', () => {
     ['application/json', ''],
     ['text/plain', ''],
     ['application/json', '{"name":"x"}'],
+    // No media type at all, which Fastify would refuse (415) before any parser read the body.
+    ['plain', 'Basil'],
   ])('are ignored: DELETE with %s %j is 204', async (contentType, payload) => {
     await create({ id: 1, name: 'Basil' })
     const res = await app.inject({

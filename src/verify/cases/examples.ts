@@ -2,7 +2,12 @@
 // example of the same name, or a derivation (document-prose.ts) of the operation's base request.
 
 import { documentedStatuses, type OperationEntry, type Response } from '../document.js'
-import { DEFAULT_RATE_LIMIT, type Derivation, derivedExamples } from '../document-prose.js'
+import {
+  DEFAULT_AUTH_FAILURE_LIMIT,
+  DEFAULT_RATE_LIMIT,
+  type Derivation,
+  derivedExamples,
+} from '../document-prose.js'
 import type { RequestSpec } from '../http.js'
 import {
   baseExampleName,
@@ -80,15 +85,30 @@ function derive(
     }
     case 'store-down':
       return { request: base, keepGivens: true }
-    case 'raw-body':
+    case 'raw-body': {
+      const { contentType: _json, ...rest } = base
       return {
-        request: { ...base, contentType: derivation.contentType, body: derivation.body },
+        request: {
+          ...rest,
+          ...(derivation.contentType === undefined ? {} : { contentType: derivation.contentType }),
+          body: derivation.body,
+        },
         keepGivens: true,
       }
+    }
     case 'over-rate-limit':
       // A few past the limit: the setup of a case spends some of it too.
       return {
         request: { ...base, repeat: { until: 429, atMost: (settings.rateLimit ?? DEFAULT_RATE_LIMIT) + 5 } },
+        keepGivens: false,
+      }
+    case 'over-failed-auth-limit':
+      return {
+        request: {
+          ...base,
+          auth: { kind: 'unknown' },
+          repeat: { until: 429, atMost: DEFAULT_AUTH_FAILURE_LIMIT + 5 },
+        },
         keepGivens: false,
       }
     case 'other-method':

@@ -18,6 +18,8 @@ export interface SentRequest {
   /** Path and query string, e.g. `/plants?limit=1`, or the absolute URL a followed Link gave. */
   path: string
   body?: string
+  /** Further headers it sent, by lower-case name (a request id of the client's own). */
+  headers?: Readonly<Record<string, string>>
 }
 
 /** What the document gives a request in the caller's state. */

@@ -1,8 +1,10 @@
 // kit_profile_conformance: with the kit's profile, what the kit's server sends beyond the interface
-// (info.x-kit-profile): an X-Request-Id and a REST API's security headers, and no browser document's,
-// on every answer, `Cache-Control: no-store` on operations that need a token, and RateLimit-Policy
-// with RateLimit on every answer whose response declares them (an overloaded server's 503, which
-// comes before the request is counted, aside), and an Error whose message says something.
+// (info.x-kit-profile): an X-Request-Id of the server's own making (never an id the request sent) and
+// a REST API's security headers, and no browser document's, on every answer, `Cache-Control:
+// no-store` on operations that need a token, RateLimit-Policy with RateLimit on every answer whose
+// response declares them (an overloaded server's 503, which comes before the request is counted,
+// aside) and on no answer of an operation without security (the probes), and an Error whose message
+// says something.
 import { answerCheck } from './check.js'
 import { documentedResponse } from './exchange.js'
 
@@ -42,6 +44,12 @@ export const kitProfileConformance = answerCheck({
     if (!response || !operation) return problems
     const h = answer.headers
     if (!h['x-request-id']) problems.push('the kit profile’s X-Request-Id header is missing')
+    const sent = exchange.request?.headers ?? {}
+    for (const name of ['request-id', 'x-request-id'])
+      if (sent[name] !== undefined && h['x-request-id'] === sent[name])
+        problems.push(
+          `X-Request-Id is ${sent[name]}, the id the request sent in ${name}: the kit profile’s request id is the server’s own`,
+        )
     if (!/(^|;)\s*default-src 'none'\s*(;|$)/.test(h['content-security-policy'] ?? ''))
       problems.push(
         `Content-Security-Policy is ${h['content-security-policy'] ?? 'missing'}, the kit profile says default-src 'none'`,
@@ -66,6 +74,13 @@ export const kitProfileConformance = answerCheck({
     if (operation.secured && answer.status !== 503 && declared.includes('ratelimit-policy'))
       for (const name of ['ratelimit-policy', 'ratelimit'])
         if (h[name] === undefined) problems.push(`the kit profile’s ${name} header is missing`)
+    // The probes are counted against no limit, so their answers say nothing of one.
+    if (!operation.secured)
+      for (const name of ['ratelimit-policy', 'ratelimit'])
+        if (h[name] !== undefined)
+          problems.push(
+            `${name} on an operation without security, which the kit profile counts against no limit`,
+          )
     return problems
   },
 })

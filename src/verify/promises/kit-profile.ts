@@ -24,7 +24,7 @@ import {
 export const KIT_PROFILE: readonly PromiseEntry[] = [
   { promise: /^kit\.what-the-kit\..+/, untestable: ABOUT_THE_DOCUMENT },
   {
-    promise: /^kit\.(headers\..+|rate-limits\.every-answer-counted-against-a)$/,
+    promise: /^kit\.(headers\..+|rate-limits\.(every-answer-counted-against-a|the-health-probes-and-the))$/,
     exercisedBy: judgedBy(kitProfileConformance.name),
     checks: [kitProfileConformance.name, responseHeadersConformance.name],
   },

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { coverageProbes } from '../cases/coverage.js'
 import type { Check } from '../checks/check.js'
 import type { HttpExchange } from '../checks/exchange.js'
+import { kitProfileConformance } from '../checks/kit-profile-conformance.js'
 import { BUILT_IN_CHECKS, CHECK_NAMES, selectChecks } from '../checks/registry.js'
 import { interfaceOf, loadDocument } from '../document.js'
 import { type Answer, answerOf } from '../http.js'
@@ -166,6 +167,43 @@ describe('checks registered by name', () => {
     expect(kit({ ...withoutHsts, 'content-security-policy': "default-src 'none'" })).toEqual([
       "Content-Security-Policy is default-src 'none', the kit profile says frame-ancestors 'none'",
       'the kit profile’s Strict-Transport-Security header is missing',
+    ])
+  })
+
+  it('holds the request id to the server’s own, and a probe’s answer to no RateLimit, under the kit profile', () => {
+    const kit = (operationId: string, path: string, headers: Record<string, string>, sent = {}) =>
+      judgeExchange(
+        {
+          ...answerExchange(
+            entry(operationId),
+            { method: 'GET', path },
+            answerOf(200, { 'content-type': 'application/json', ...headers }, '[]'),
+            undefined,
+          ),
+          request: { method: 'GET', path, headers: sent },
+          judging: { exact: true, kitProfile: true },
+        },
+        [kitProfileConformance],
+      ).findings.map((f) => f.message)
+    const rest = {
+      'x-request-id': 'd2c1f0c4-8a54-4f4e-9d0b-3b8f5e2a7c11',
+      'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+      'strict-transport-security': 'max-age=31536000; includeSubDomains',
+      'x-content-type-options': 'nosniff',
+      'x-frame-options': 'DENY',
+    }
+    const rated = { ...rest, 'ratelimit-policy': '"default";q=1000;w=60', ratelimit: '"default";r=999;t=60' }
+    const listing = { ...rated, 'cache-control': 'no-store' }
+    expect(kit('listPlants', '/plants', listing, { 'request-id': 'mine' })).toEqual([])
+    expect(
+      kit('listPlants', '/plants', { ...listing, 'x-request-id': 'mine' }, { 'request-id': 'mine' }),
+    ).toEqual([
+      'X-Request-Id is mine, the id the request sent in request-id: the kit profile’s request id is the server’s own',
+    ])
+    expect(kit('getHealth', '/healthz', rest)).toEqual([])
+    expect(kit('getHealth', '/healthz', rated)).toEqual([
+      'ratelimit-policy on an operation without security, which the kit profile counts against no limit',
+      'ratelimit on an operation without security, which the kit profile counts against no limit',
     ])
   })
 

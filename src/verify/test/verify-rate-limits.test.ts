@@ -297,7 +297,8 @@ describe('the spent quotas, when a server declares small and short ones', () => 
       | 'refuses early'
       | 'no retry-after'
       | 'never whole again'
-      | 'resets later than t',
+      | 'resets later than t'
+      | 'words of its own',
   ) {
     const windows = new Map<string, { count: number; start: number }>()
     const listening = createServer((request, response) => {
@@ -330,7 +331,14 @@ describe('the spent quotas, when a server declares small and short ones', () => 
       if (window.count > quota && fault !== 'serves past it') {
         if (fault !== 'no retry-after') headers['retry-after'] = String(reset)
         response.writeHead(429, headers)
-        response.end('{"error":429,"message":"slow down"}')
+        // The words of the document's examples, as the kit's profile has them.
+        const message =
+          fault === 'words of its own'
+            ? 'slow down'
+            : token
+              ? 'too many requests from this principal; try again after Retry-After seconds'
+              : 'too many failed authentications from this address; try again after Retry-After seconds'
+        response.end(JSON.stringify({ error: 429, message }))
       } else if (!token) {
         response.writeHead(401, { ...headers, 'www-authenticate': 'Bearer' })
         response.end('{"error":401,"message":"no"}')
@@ -385,5 +393,12 @@ describe('the spent quotas, when a server declares small and short ones', () => 
     server?.close()
     const late = await spend(await limited('resets later than t'))
     expect(problems(late)).toMatch(/a 429 after waiting the t of RateLimit "failed-auth";r=0;t=1/)
+    server?.close()
+    // The kit's profile: each 429 in the words of its bucket's example, the principal's or the address's.
+    const words = await spend(await limited('words of its own'))
+    expect(
+      words.failures.filter((f) => f.check === 'example_conformance').map((f) => f.title),
+      problems(words),
+    ).toEqual(['the rate limits, spent: failed authentications', 'the rate limits, spent: the principal’s'])
   }, 40_000)
 })

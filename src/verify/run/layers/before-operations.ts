@@ -332,6 +332,16 @@ function casesOf(
       says: '404, as without the body: the caller has no such plant (an operation without a request body ignores any body sent with it)',
     },
     {
+      title: 'a body whose Content-Type is no media type to an operation that takes none',
+      operation: remove,
+      line: `DELETE ${nowhere} HTTP/1.1`,
+      headers: ['Content-Type: plain', 'Content-Length: 5'],
+      body: 'Basil',
+      ignoresBody: true,
+      status: 404,
+      says: '404, as without the body: the caller has no such plant (an operation without a request body ignores any body sent with it, its content type too)',
+    },
+    {
       title: 'a body in a content coding to an operation that takes none',
       operation: list,
       line: `GET ${list.path} HTTP/1.1`,

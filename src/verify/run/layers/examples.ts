@@ -23,7 +23,13 @@ import { fieldsOf } from '../sequences/api.js'
 import { beforeOperations } from './before-operations.js'
 import { plusInQuery } from './settled.js'
 
-const ON_DEMAND_ONLY = new Set(['over-rate-limit', 'store-down', 'fault', 'stalled'])
+const ON_DEMAND_ONLY = new Set([
+  'over-rate-limit',
+  'over-failed-auth-limit',
+  'store-down',
+  'fault',
+  'stalled',
+])
 const ON_DEMAND = 'not to be had from a server on demand (a spent rate limit, a fault, an outage)'
 const STALLED =
   'a stalled request is answered only once the server’s headers timeout, its own setting, is up: --headers-timeout sends it'

@@ -1,15 +1,17 @@
 // The security cases, generated from each operation's security: no token, malformed Authorization
 // headers, a token no principal holds, a principal's real token in the query string and in a cookie
 // (all 401 with WWW-Authenticate, each sent once per operation in a run), the bearer scheme in lower
-// case (accepted), and the other principal's plants: the second principal must get 404 for the first's
-// plant, never see it in its list, and leave it as it was whatever it sends, and the first principal's
-// Link targets and cursors get it no page (400, as a cursor never made). Besides, once per path, each
+// case (accepted), with the kit's profile a request id of the client's own (not taken), and the
+// other principal's plants: the second principal must get 404 for the first's plant, never see it in
+// its list, and leave it as it was whatever it sends, and the first principal's Link targets and
+// cursors get it no page (400, as a cursor never made). Besides, once per path, each
 // method of every kind the path does not take, with a token (and PATCH without one), and HEAD. Last,
 // when the server declares a quota small and short enough to spend at little cost (a store set up for
 // a test, never the document's defaults), it is spent, and the 429 past it judged.
 
 import { nextAddress } from '@plant-store/core'
 import { baseExampleName, requestFor } from '../../cases/document-cases.js'
+import { exampleCases } from '../../cases/examples.js'
 import { PRINCIPAL_TOKEN, type RefusedCase, refusedCases } from '../../cases/refused-tokens.js'
 import type { HttpExchange } from '../../checks/exchange.js'
 import { documentedStatuses, type OperationEntry } from '../../document.js'
@@ -43,6 +45,7 @@ export async function runSecurity(ctx: Context): Promise<void> {
   // With --case, each part sends only the case of that name; the other principal's plants, which
   // take set-up of their own, run only for a case of theirs.
   await schemeInLowerCase(ctx)
+  await clientRequestId(ctx)
   await otherMethods(ctx)
   await unknownPath(ctx)
   await settledMethods(ctx)
@@ -64,6 +67,9 @@ const SURELY_IN_WINDOW = 2
 
 /** The case that spends the quotas, by its title (`--case 'listPlants · the rate limits, spent'`). */
 export const SPENT_QUOTAS = 'the rate limits, spent'
+
+/** The derivation of the 429 example each spent quota shows (document-prose.ts). */
+const SPENDS = { refused: 'over-failed-auth-limit', 0: 'over-rate-limit' } as const
 
 const QUOTA_TITLES = {
   refused: 'the rate limits, spent: failed authentications',
@@ -102,6 +108,11 @@ async function spentQuota(ctx: Context, bucket: 'refused' | 0): Promise<(() => P
     return undefined
   ctx.progress(`security: ${title}`)
   const kit = ctx.judging.kitProfile === true
+  // With the kit's profile, the 429 shows its bucket's example word for word: the principal's spent
+  // requests, or the address's failed authentications (the derivations that name them).
+  const exampleOf = kit
+    ? exampleCases([list]).find((c) => c.status === 429 && c.derivation?.kind === SPENDS[bucket])?.body
+    : undefined
   const judged = (answer: Answer, own: string[], check: string, statuses = [429]) => {
     const { checked, findings } = ctx.judge({
       kind: 'http',
@@ -111,6 +122,7 @@ async function spentQuota(ctx: Context, bucket: 'refused' | 0): Promise<(() => P
       expected: { statuses },
       requiredHeaders: ['retry-after'],
       judging: ctx.judging,
+      ...(exampleOf ? { example: { status: 429, body: exampleOf.value } } : {}),
     })
     results.record({
       layer: 'security',
@@ -279,6 +291,50 @@ async function schemeInLowerCase(ctx: Context): Promise<void> {
     request: describeRequest(request),
     answer: describeAnswer(answer),
     document: '200, as with Bearer: the scheme’s name is case-insensitive (RFC 9110, section 11.1)',
+    replay: ctx.replay(caseArgs('security', caseName(list.operationId, title))),
+  })
+}
+
+/**
+ * With the kit's profile, the listing asked for with a request id of the client's own, in
+ * `Request-Id` and `X-Request-Id`: the answer's X-Request-Id is the server's, never the one sent
+ * (kit_profile_conformance judges it).
+ */
+async function clientRequestId(ctx: Context): Promise<void> {
+  const { subject, results } = ctx
+  const list = ctx.list
+  const title = 'a request id of the client’s own'
+  if (ctx.judging.kitProfile !== true || !list?.secured || !ctx.wants(caseName(list.operationId, title)))
+    return
+  const takesLimit = list.parameters.some((p) => p.in === 'query' && p.name === 'limit')
+  const id = 'plant-store-verify-request-id'
+  const request: RequestSpec = {
+    method: 'GET',
+    path: `${list.path}${takesLimit ? '?limit=1' : ''}`,
+    auth: { kind: 'principal' },
+    headers: { 'request-id': id, 'x-request-id': id },
+  }
+  const answer = await subject.send(subject.baseUrl, request, subject.authorizationOf(request.auth, 0))
+  const { checked, findings } = ctx.judge({
+    kind: 'http',
+    operation: list,
+    request,
+    answer,
+    expected: { statuses: [200] },
+    judging: ctx.judging,
+  })
+  results.record({
+    layer: 'security',
+    operationId: list.operationId,
+    checks: checked,
+    findings,
+    parameters: parametersOf(list, request),
+    kinds: ['request id sent'],
+    status: answer.status,
+    title,
+    request: describeRequest(request),
+    answer: describeAnswer(answer),
+    document: '200, whose X-Request-Id is the server’s own (the kit profile)',
     replay: ctx.replay(caseArgs('security', caseName(list.operationId, title))),
   })
 }
