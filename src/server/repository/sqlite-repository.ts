@@ -38,7 +38,10 @@ interface PendingWrite {
 export interface SqliteOptions {
   /** The most pages (of 4096 bytes) the file may hold: past it a write fails as on a full disk. */
   maxPageCount?: number
-  /** Reads only: every write fails as on a read-only file system (the file must be migrated already). */
+  /**
+   * Reads only: every write fails as on a read-only file system. The file must be migrated already:
+   * a migration it needs fails to open it, as the step cannot be written.
+   */
   readOnly?: boolean
   /** Store a newPlant event with each create of an owner it wants. */
   outbox?: OutboxOptions
@@ -66,20 +69,8 @@ export function openSqliteRepository(
   db.pragma('busy_timeout = 5000')
   db.defaultSafeIntegers(true)
   try {
-    // Stryker disable next-line BlockStatement: unreachable: a read-only file's schema check, and the runner's store is in memory and writable; src/server/test/reliability.test.ts opens a read-only file.
-    if (options.readOnly) {
-      // Stryker disable next-line all: unreachable: a read-only file's schema check, and the runner's store is in memory and writable; src/server/test/reliability.test.ts opens a read-only file.
-      if (Number(db.pragma('user_version', { simple: true })) !== migrations.length) {
-        // Stryker disable next-line all: unreachable: a read-only file's schema check, and the runner's store is in memory and writable; src/server/test/reliability.test.ts opens a read-only file.
-        throw new Error(
-          // Stryker disable next-line all: unreachable: a read-only file's schema check, and the runner's store is in memory and writable; src/server/test/reliability.test.ts opens a read-only file.
-          `${file} is not at schema version ${migrations.length}: open it writable once to migrate`,
-        )
-      }
-    } else {
-      // Stryker disable BlockStatement: unreachable: only a refused or failed opening reaches the catch, which the runner's new database in memory never has; src/server/test/repository.test.ts refuses a newer schema.
-      migrate(db)
-    }
+    // Stryker disable BlockStatement: unreachable: only a refused or failed opening reaches the catch, which the runner's new database in memory never has; src/server/test/repository.test.ts refuses a newer schema and a read-only file not migrated.
+    migrate(db)
   } catch (error) {
     // Stryker disable next-line all: unreachable: only a failed migration reaches it, which the runner's new database in memory never has; src/server/test/repository.test.ts refuses a newer schema.
     db.close()
