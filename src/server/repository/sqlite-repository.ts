@@ -3,7 +3,6 @@
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import {
-  INT64_MAX,
   INT64_MIN,
   type ListQuery,
   type PlantField,
@@ -28,6 +27,9 @@ import {
 
 /** A row as an array (better-sqlite3's raw mode): the plant's columns, in plantColumns' order. */
 type Row = unknown[]
+/** A page's owner, the cursor's id (undefined, bound as NULL, for the first page) and limit; by tag, the tag too. */
+type PageParameters = [string, bigint | undefined, number]
+type TagPageParameters = [string, string, bigint | undefined, number]
 
 interface PendingWrite {
   run: () => boolean
@@ -92,15 +94,13 @@ export function openSqliteRepository(
     .prepare<[string, bigint], Row>(`SELECT ${plantColumns} FROM plants WHERE owner = ? AND id = ?`)
     .raw(true)
   // Stryker disable next-line BooleanLiteral: unreachable: the server lists through listJson; list serves the sandbox mode and stores without listJson (src/server/test/repository.test.ts).
-  const page = db.prepare<[string, bigint, number], Row>(pageSql(plantColumns, false)).raw(true)
+  const page = db.prepare<PageParameters, Row>(pageSql(plantColumns, false)).raw(true)
   // Stryker disable next-line BooleanLiteral: unreachable: the server lists through listJson; list serves the sandbox mode and stores without listJson (src/server/test/repository.test.ts).
-  const pageByTag = db.prepare<[string, string, bigint, number], Row>(pageSql(plantColumns, true)).raw(true)
+  const pageByTag = db.prepare<TagPageParameters, Row>(pageSql(plantColumns, true)).raw(true)
   // A page's plants as the JSON an answer sends, one string a plant: no row arrays, no plant objects.
   const answerJson = answerJsonSql()
-  const pageJson = db.prepare<[string, bigint, number], string>(pageSql(answerJson, false)).pluck(true)
-  const pageJsonByTag = db
-    .prepare<[string, string, bigint, number], string>(pageSql(answerJson, true))
-    .pluck(true)
+  const pageJson = db.prepare<PageParameters, string>(pageSql(answerJson, false)).pluck(true)
+  const pageJsonByTag = db.prepare<TagPageParameters, string>(pageSql(answerJson, true)).pluck(true)
 
   const outbox = options.outbox
   // Stryker disable next-line ConditionalExpression: unreachable: the newPlant webhook's outbox, and the runner's store has no webhook (no receiver to judge it by); src/server/test/webhooks.test.ts covers it.
@@ -184,16 +184,12 @@ export function openSqliteRepository(
   const readPage = <T>(
     owner: string,
     { limit, after, tag }: ListQuery,
-    all: Database.Statement<[string, bigint, number], T>,
-    byTag: Database.Statement<[string, string, bigint, number], T>,
-  ): T[] => {
-    // Stryker disable next-line ArrayDeclaration: equivalent: a cursor this server makes names a plant another followed, so never INT64_MAX, and decodeCursor refuses any other.
-    if (after === INT64_MAX) return []
-    const from = after === undefined ? INT64_MIN : after + 1n
-    return snapshot.read(() =>
-      tag === undefined ? all.all(owner, from, limit) : byTag.all(owner, tag, from, limit),
+    all: Database.Statement<PageParameters, T>,
+    byTag: Database.Statement<TagPageParameters, T>,
+  ): T[] =>
+    snapshot.read(() =>
+      tag === undefined ? all.all(owner, after, limit) : byTag.all(owner, tag, after, limit),
     )
-  }
 
   /** The turn's writes, from the first one's arrival until the flush it schedules. */
   let pending: PendingWrite[] | undefined
@@ -312,6 +308,13 @@ export function openSqliteRepository(
 
 // Stryker restore all
 /**
+ * Where a page starts: past the cursor's id, or at the first int64 with no cursor (bound as NULL).
+ * Past the last int64 there is no id: SQLite computes the overflowing `+ 1` as a REAL above every
+ * integer, and the page is empty. The planner still searches the primary key from there on.
+ */
+const pageStart = `coalesce(? + 1, ${INT64_MIN})`
+
+/**
  * A page's statement: `columns` of an owner's plants (of one tag, `byTag`) from an id on, in id order.
  * The owner, the tag and the limit are bound as casts, not bare parameters: SQLite's planner takes a
  * bare parameter in such an equality or LIMIT for one whose value may change the plan, and compiles
@@ -324,7 +327,7 @@ export function openSqliteRepository(
 export function pageSql(columns: string, byTag: boolean): string {
   const from = byTag ? 'plants INDEXED BY plants_by_tag' : 'plants'
   const tag = byTag ? ' AND tag = CAST(? AS TEXT)' : ''
-  return `SELECT ${columns} FROM ${from} WHERE owner = CAST(? AS TEXT)${tag} AND id >= ? ORDER BY id LIMIT CAST(? AS INTEGER)`
+  return `SELECT ${columns} FROM ${from} WHERE owner = CAST(? AS TEXT)${tag} AND id >= ${pageStart} ORDER BY id LIMIT CAST(? AS INTEGER)`
 }
 
 // Stryker disable all: unreachable: only SQLite failing (a full disk, a read-only file, an I/O error) reaches it; src/server/test/reliability.test.ts.
