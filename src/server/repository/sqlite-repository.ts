@@ -115,9 +115,10 @@ export function openSqliteRepository(
   // The worker's bookkeeping (leases, settling, retries) goes through a connection of its own that
   // commits without waiting for the disk: lost in a power cut, a lease only runs out early and a
   // settled event is sent again, which at-least-once delivery allows. A sync to disk per delivered
-  // event would block the event loop, and every request with it.
+  // event would block the event loop, and every request with it. In memory there is one database to
+  // a connection, so the relay is the same one.
   // Stryker restore BooleanLiteral
-  const relay = file === ':memory:' || options.readOnly ? db : openRelay(file)
+  const relay = db.memory ? db : openRelay(file, db.readonly)
   // The limit as a cast, as in pageSql: a bare one would be compiled again at every claim.
   // Stryker disable BooleanLiteral: unreachable: the newPlant webhook's outbox, and the runner's store has no webhook (no receiver to judge it by); src/server/test/webhooks.test.ts covers it.
   const claim = relay
@@ -156,19 +157,21 @@ export function openSqliteRepository(
     },
   )
   const listeners: (() => void)[] = []
-  /** Inside the create's transaction: the event commits with the plant, or neither does. */
-  const storeEvent = (owner: string, plant: StoredPlant) => {
-    // Stryker restore all
-    // Stryker disable next-line LogicalOperator,BooleanLiteral: equivalent: with no webhook (the runner's store has none) no owner is wanted and no listener waits, so the create answers alike.
-    if (!outbox?.wants(owner) || !bound) return false
-    // Stryker disable all: unreachable: the newPlant webhook's outbox, and the runner's store has no webhook (no receiver to judge it by); src/server/test/webhooks.test.ts covers it.
-    if (bound.needsCount()) bound.counted(Number(countPending.get()?.[0] ?? 0))
-    const event = newPlantEvent(owner, plant)
-    const now = Date.now()
-    addEvent.run(event.id, owner, event.body, now, now)
-    bound.added()
-    return true
-  }
+  /**
+   * Inside the create's transaction: the event commits with the plant, or neither does. Chosen once:
+   * without a webhook no event is stored, and a create asks nothing more.
+   */
+  const storeEvent = bound
+    ? (owner: string, plant: StoredPlant) => {
+        if (!outbox?.wants(owner)) return false
+        if (bound.needsCount()) bound.counted(Number(countPending.get()?.[0] ?? 0))
+        const event = newPlantEvent(owner, plant)
+        const now = Date.now()
+        addEvent.run(event.id, owner, event.body, now, now)
+        bound.added()
+        return true
+      }
+    : noEvent
   const toEvent = ([id, owner, body, attempts, createdAt]: OutboxRow): OutboxEvent => ({
     id,
     owner,
@@ -408,14 +411,18 @@ class ReadSnapshot {
 }
 
 // Stryker restore all
+// Stryker disable next-line ArrowFunction,BooleanLiteral: equivalent: without a webhook no listener waits for an event (the worker that adds them runs only with one), so what a create is told changes nothing.
+const noEvent = (_owner: string, _plant: StoredPlant) => false
+
 function idOfJson(plant: string): string {
   // Every plant's JSON holds its id (the column is NOT NULL), so the pattern always matches.
   return (/"id":(-?\d+)/.exec(plant) as RegExpExecArray)[1] as string
 }
 
 // Stryker disable all: unreachable: the relay is for a file, and the runner's store is in memory; src/server/test/webhooks.test.ts.
-function openRelay(file: string): Database.Database {
-  const relay = new Database(file)
+/** A file's relay connection; on a read-only file, read-only too, so the worker's writes fail as the store's do. */
+function openRelay(file: string, readonly: boolean): Database.Database {
+  const relay = new Database(file, { readonly })
   relay.pragma('synchronous = NORMAL')
   relay.pragma('busy_timeout = 5000')
   relay.defaultSafeIntegers(true)
