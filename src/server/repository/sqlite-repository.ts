@@ -458,8 +458,11 @@ function migrate(db: Database.Database): void {
 // The int64 id is always there (required), so only an absent optional field is undefined, bound as NULL.
 const toColumn = (value: string | number | bigint | undefined, field: PlantField) =>
   field.int64 ? BigInt(value as bigint) : value
-// Safe integers: SQLite hands back every integer as a bigint, which only the int64 id stays.
+// Safe integers: SQLite hands back every integer as a bigint, which only the int64 id stays; any
+// other field's is read as a number, by the type of what the column holds.
+// Stryker disable next-line ObjectLiteral: equivalent: the document's plant has no integer but its int64 id, so no column is read as a number.
+const readAs: { readonly [type: string]: (value: unknown) => unknown } = { bigint: Number }
+const asItIs = (value: unknown) => value
 const fromColumn = (value: unknown, field: PlantField) =>
-  // Stryker disable next-line StringLiteral: equivalent: the document's plant has no integer but its int64 id, so no column is read as a number.
-  typeof value === 'bigint' && !field.int64 ? Number(value) : value
+  field.int64 ? value : (readAs[typeof value] ?? asItIs)(value)
 const toPlant = (row: Row): StoredPlant => plantOfRow(row, fromColumn)
