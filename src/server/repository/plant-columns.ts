@@ -20,17 +20,17 @@ export const setList = (mark: (i: number) => string, first = 0) =>
   // Stryker disable next-line ArithmeticOperator: equivalent: SQLite's mark is `?` whatever the number; PostgreSQL's `$n`, which it changes, is not run here (src/server/test/postgres-instances.test.ts).
   replacedFields.map((field, i) => `"${field.name}" = ${mark(first + i)}`).join(', ')
 
-/** A plant's values in `fields`' order, each as `write` puts it in a column; an absent field is null. */
+/**
+ * A plant's values in `fields`' order, each as `write` puts it in a column. An absent field reaches
+ * `write` as undefined, which both drivers bind as NULL; the document's only required int64 is the id.
+ */
 export function columnValues(
   plant: StoredPlant,
   fields: readonly PlantField[],
-  write: (value: string | number | bigint, field: PlantField) => unknown,
+  write: (value: string | number | bigint | undefined, field: PlantField) => unknown,
 ): unknown[] {
   const from = plant as Record<string, string | number | bigint | undefined>
-  return fields.map((field) => {
-    const value = from[field.name]
-    return value == null ? null : write(value, field)
-  })
+  return fields.map((field) => write(from[field.name], field))
 }
 
 /** The plant a row of `plantColumns` holds, each column as `read` takes it; a null column is absent. */

@@ -296,7 +296,7 @@ function unavailable(error: unknown): boolean {
 }
 
 // The int64 id goes as decimal text, exact; a string as its UTF-8 bytes (bytea: see migrations.ts).
-const toColumn = (value: string | number | bigint, field: PlantField) =>
+const toColumn = (value: string | number | bigint | undefined, field: PlantField) =>
   field.int64 ? String(value) : typeof value === 'string' ? Buffer.from(value, 'utf8') : value
 const fromColumn = (value: unknown, field: PlantField) =>
   Buffer.isBuffer(value)

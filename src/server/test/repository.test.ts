@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it, onTestFinished } from 'vitest'
 import { freshDatabase, postgresMissing } from '../../../test/helpers/postgres.js'
 import { openRepository } from '../repository/index.js'
 import { migrations, StoreStartError } from '../repository/migrations.js'
-import { pageSql } from '../repository/sqlite-repository.js'
+import { openSqliteRepository, pageSql } from '../repository/sqlite-repository.js'
 
 const pool = { poolSize: 4, connectTimeoutMs: 5000, statementTimeoutMs: 5000 }
 const folder = mkdtempSync(join(tmpdir(), 'plant-store-repository-'))
@@ -216,6 +216,23 @@ describe('a SQLite file from an earlier release', () => {
     const check = new Database(file)
     expect(check.pragma('user_version', { simple: true })).toBe(migrations.length)
     check.close()
+  })
+
+  it('opens read-only when migrated, and is refused read-only while a migration is due', async () => {
+    const file = join(folder, 'read-only-earlier.db')
+    const db = new Database(file)
+    db.exec(migrations[0]?.sqlite ?? '')
+    db.pragma('user_version = 1')
+    db.close()
+    expect(() => openSqliteRepository(file, { readOnly: true })).toThrow(/readonly/)
+    const unchanged = new Database(file)
+    expect(unchanged.pragma('user_version', { simple: true })).toBe(1)
+    unchanged.close()
+    await openSqliteRepository(file).close()
+    const repo = openSqliteRepository(file, { readOnly: true })
+    onTestFinished(() => repo.close())
+    expect(await repo.get('alice', 3n)).toBeUndefined()
+    await expect(repo.create('alice', { id: 3n, name: 'Basil' })).rejects.toThrow(/cannot take writes/)
   })
 })
 
