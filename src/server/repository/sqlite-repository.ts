@@ -74,11 +74,17 @@ export function openSqliteRepository(
     // Stryker disable BlockStatement: unreachable: only a refused or failed opening reaches the catch, which the runner's new database in memory never has; src/server/test/repository.test.ts refuses a newer schema and a read-only file not migrated.
     migrate(db)
   } catch (error) {
-    // Stryker disable next-line all: unreachable: only a failed migration reaches it, which the runner's new database in memory never has; src/server/test/repository.test.ts refuses a newer schema.
+    // Stryker disable all: unreachable: only a failed migration reaches it, which the runner's new database in memory never has; src/server/test/repository.test.ts refuses a newer schema, and a read-only file that needs a schema step.
     db.close()
+    // SQLite's own words ("attempt to write a readonly database") do not say what to do about it.
+    if ((error as { code?: string }).code === 'SQLITE_READONLY')
+      throw new Error(
+        `${file} needs a schema step, which a read-only file cannot take: open it writable once to migrate`,
+        { cause: error },
+      )
     throw error
   }
-  // Stryker restore BlockStatement
+  // Stryker restore all
   // Stryker disable next-line all: unreachable: a size cap the runner's store does not set; src/server/test/reliability.test.ts fills a capped store.
   if (options.maxPageCount !== undefined) db.pragma(`max_page_count = ${options.maxPageCount}`)
 
