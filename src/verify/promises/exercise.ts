@@ -68,6 +68,9 @@ export const any =
   (r, c) =>
     ps.some((p) => p(r, c))
 
+/** A listing's page: listPlants answered 200. */
+export const listing = all(on('listPlants'), status(200))
+
 // ---- Reasons ---------------------------------------------------------------------------------------
 
 export const ABOUT_THE_DOCUMENT =

@@ -5,7 +5,8 @@
 // document needs a case here, or a reason. A new kind of case is one entry: `{ promise, exercisedBy:
 // (r) => r.layer === 'concurrency' }`, or one more kind in an entry's predicate (a crossed principal's
 // cursor beside `other principal` in the Principals entry). The words entries are written in (the
-// predicates, the reasons) are exercise.ts's; the kit profile's own entries, kit-profile.ts's.
+// predicates, the reasons) are exercise.ts's; the kit profile's own entries are kit-profile.ts's, and
+// the rules of HTTP's, http-rules-exercise.ts's.
 import { concurrentConsistency } from '../checks/concurrent-consistency.js'
 import { contentTypeConformance } from '../checks/content-type-conformance.js'
 import { createReadBack } from '../checks/create-read-back.js'
@@ -34,12 +35,14 @@ import {
   KIT_ONLY,
   kind,
   layer,
+  listing,
   on,
   type PromiseEntry,
   status,
   success,
   WEBHOOK_RECEIVER,
 } from './exercise.js'
+import { HTTP_RULES_EXERCISE } from './http-rules-exercise.js'
 import { KIT_PROFILE } from './kit-profile.js'
 
 export type { PromiseEntry } from './exercise.js'
@@ -55,7 +58,6 @@ const errorBody = all(
   status(...Array.from({ length: 200 }, (_, i) => 400 + i)),
   judgedBy(responseSchemaConformance.name),
 )
-const listing = all(on('listPlants'), status(200))
 const oversized = any(
   kind(
     'body: too large',
@@ -337,96 +339,14 @@ export const PROMISE_REGISTRY: readonly PromiseEntry[] = [
     unlessSaid: FAULTS,
   },
   { promise: 'header.WWW-Authenticate', exercisedBy: status(401), checks: [wwwAuthenticateOn401.name] },
-  // The rules of HTTP the document relies on (http-rules.ts).
-  {
-    promise: 'rfc9110.405-allow',
-    exercisedBy: kind('other method', 'other method without a token', 'HEAD'),
-    checks: [statusCodeConformance.name, responseHeadersConformance.name],
-  },
-  {
-    promise: 'rfc9110.head-as-get',
-    exercisedBy: kind('HEAD'),
-    checks: [statusCodeConformance.name, contentTypeConformance.name, responseHeadersConformance.name],
-  },
-  {
-    promise: /^rfc(9110\.401-www-authenticate|6750\.www-authenticate-bearer)$/,
-    exercisedBy: status(401),
-    checks: [wwwAuthenticateOn401.name],
-  },
-  {
-    promise: /^rfc(9110\.retry-after|6585\.429-too-many)$/,
-    exercisedBy: status(429, 503),
-    checks: [responseHeadersConformance.name],
-    unlessSaid: FAULTS,
-  },
-  {
-    promise: 'rfc9110.204-no-content',
-    exercisedBy: any(status(204), given(204)),
-    checks: [contentTypeConformance.name, statusCodeConformance.name],
-  },
-  {
-    promise: 'rfc9110.415-unsupported',
-    exercisedBy: kind('content type: unsupported', 'derived: raw-body'),
-    checks: [statusCodeConformance.name],
-  },
-  {
-    promise: 'rfc9110.413-content-too-large',
-    exercisedBy: any(kind('body: too large', 'derived: oversized-body'), covers(/body too large/)),
-    checks: [statusCodeConformance.name],
-  },
-  {
-    promise: 'rfc9110.media-type-case',
-    exercisedBy: kind('content type: parameters or case'),
-    checks: [positiveDataAcceptance.name],
-  },
-  {
-    promise: 'rfc6750.authorization-header',
-    exercisedBy: kind('auth: malformed', 'auth: token in the query string'),
-    checks: [statusCodeConformance.name],
-  },
-  {
-    promise: 'rfc8288.link-resolution',
-    exercisedBy: all(listing, judgedBy(linkConformance.name)),
-    checks: [linkConformance.name],
-  },
-  // Methods a path does not take of every kind, and the rules of HTTP found from the document's features.
+  // Methods a path does not take, of every kind.
   {
     promise: 'methods.a-method-the-store-does',
     exercisedBy: kind('unknown method'),
     checks: [statusCodeConformance.name, responseSchemaConformance.name, contentTypeConformance.name],
   },
-  {
-    promise: 'rfc9110.auth-scheme-case',
-    exercisedBy: kind('auth scheme in lower case'),
-    checks: [statusCodeConformance.name],
-  },
-  {
-    promise: 'rfc9110.head-content-length',
-    exercisedBy: all(kind('HEAD'), judgedBy(responseHeadersConformance.name)),
-    checks: [responseHeadersConformance.name],
-    unlessSaid:
-      'only a store that answers HEAD as GET shows it: one that refuses HEAD, as the kit’s server does, sends no Content-Length for it',
-  },
-  {
-    promise: 'rfc9110.method-case',
-    exercisedBy: kind('method in lower case'),
-    checks: [statusCodeConformance.name],
-  },
-  {
-    promise: 'rfc9110.content-type',
-    exercisedBy: all((r) => r.status !== 204, judgedBy(contentTypeConformance.name)),
-    checks: [contentTypeConformance.name],
-  },
-  {
-    promise: 'rfc8259.utf-8',
-    exercisedBy: judgedBy(contentTypeConformance.name),
-    checks: [contentTypeConformance.name],
-  },
-  {
-    promise: 'rfc6750.no-error-without-credentials',
-    exercisedBy: all(kind('auth: none', 'other method without a token'), status(401)),
-    checks: [wwwAuthenticateOn401.name],
-  },
+  // The rules of HTTP the document relies on: http-rules-exercise.ts.
+  ...HTTP_RULES_EXERCISE,
   ...KIT_PROFILE,
 ]
 
