@@ -157,10 +157,13 @@ for (const statelessName of TARGETS.filter(isStateless)) {
           const t = target(statelessName)
           // What no operation reads (another method, a long segment, huge or unfinished headers) is
           // asked for on the operation's own base request: the example is then the operation's to give.
-          const request =
-            c.derivation && TRANSPORT_DERIVATIONS.has(c.derivation.kind) && c.baseRequest
-              ? c.baseRequest
-              : c.request
+          // So is a JSON body that JSON cannot parse (one of whitespace only): Prism refuses it in
+          // words of its own before it reads Prefer.
+          const onBase =
+            c.derivation !== undefined &&
+            (TRANSPORT_DERIVATIONS.has(c.derivation.kind) ||
+              (c.derivation.kind === 'raw-body' && c.derivation.contentType === 'application/json'))
+          const request = onBase && c.baseRequest ? c.baseRequest : c.request
           const answer = await send(t.url, request, authorization(t, request.auth, t.newToken()), {
             prefer,
           })

@@ -51,6 +51,8 @@ export const derivedExamples: Record<string, Derivation> = {
   tooLarge: { kind: 'oversized-body', bytes: 70_000 },
   // The content type exactly as the example's message names it.
   notJson: { kind: 'raw-body', contentType: 'text/plain', body: 'Basil' },
+  // JSON allows whitespace around a value, not whitespace alone: a body that is only whitespace is empty.
+  blankBody: { kind: 'raw-body', contentType: 'application/json', body: ' \n' },
   // Sent a few times past the limit (cases/examples.ts): the setup of a case spends some of it too.
   tooManyRequests: { kind: 'over-rate-limit' },
   // Readiness: only a target with an instance whose database is stopped can show it.
