@@ -162,7 +162,8 @@ for (const statelessName of TARGETS.filter(isStateless)) {
           // What no operation reads (another method, a long segment, huge or unfinished headers) is
           // asked for on the operation's own base request: the example is then the operation's to give.
           // So is a body Prism refuses itself before it reads Prefer (no media type, none, one over
-          // the limit that is not JSON), which it would answer with its own 415 or 500.
+          // the limit that is not JSON, JSON of whitespace only), which it would answer with its own
+          // 415, 400 or 500.
           const request =
             c.derivation &&
             (TRANSPORT_DERIVATIONS.has(c.derivation.kind) || c.derivation.kind === 'raw-body') &&

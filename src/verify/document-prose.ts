@@ -64,6 +64,8 @@ export const derivedExamples: Record<string, Derivation> = {
   noContentType: { kind: 'raw-body', contentType: undefined, body: 'Basil' },
   // The kit's profile: a body over the limit is 413 whatever its type (70000 bytes, as tooLarge).
   tooLargeNotJson: { kind: 'raw-body', contentType: 'text/plain', body: 'Basil '.repeat(11_667) },
+  // JSON allows whitespace around a value, not whitespace alone: a body that is only whitespace is empty.
+  blankBody: { kind: 'raw-body', contentType: 'application/json', body: ' \n' },
   // Sent a few times past the limit (cases/examples.ts): the setup of a case spends some of it too.
   tooManyRequests: { kind: 'over-rate-limit' },
   tooManyFailedAuthentications: { kind: 'over-failed-auth-limit' },

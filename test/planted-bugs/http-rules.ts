@@ -34,7 +34,14 @@ export const HTTP_RULE_BUGS: readonly PlantedBug[] = [
   { promise: bearer, store: 'express', bug: 'schemeless-token-accepted', only: security },
   { promise: bearer, store: 'express', bug: 'bearer-extra-words-accepted', only: security },
   { promise: bearer, store: 'express', bug: 'bearer-prefix-stripped', only: security },
+  { promise: bearer, store: 'express', bug: 'bearer-suffix-scheme-accepted', only: security },
   { promise: 'rfc9110.auth-scheme-case', store: 'express', bug: 'bearer-case-sensitive', only: security },
+  {
+    promise: 'rfc6750.bearer-credentials-syntax',
+    store: 'express',
+    bug: 'bearer-one-space-only',
+    only: security,
+  },
   // Methods a path does not take.
   {
     promise: 'methods.a-method-that-a-documented',
@@ -65,6 +72,12 @@ export const HTTP_RULE_BUGS: readonly PlantedBug[] = [
     promise: 'rfc6750.www-authenticate-bearer',
     store: 'express',
     bug: '401-basic-challenge',
+    only: security,
+  },
+  {
+    promise: 'rfc9110.401-www-authenticate',
+    store: 'express',
+    bug: 'challenge-without-commas',
     only: security,
   },
   { promise: 'rfc9110.content-type', store: 'express', bug: 'not-found-untyped', only: security },

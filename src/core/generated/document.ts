@@ -204,6 +204,14 @@ export const document = {
                       "error": 400,
                       "message": "body/id must be integer"
                     }
+                  },
+                  "blankBody": {
+                    "x-kit-profile": true,
+                    "summary": "An application/json body of whitespace only (addition)",
+                    "value": {
+                      "error": 400,
+                      "message": "body must not be empty when the content type is application/json"
+                    }
                   }
                 }
               }

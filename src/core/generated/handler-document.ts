@@ -145,6 +145,13 @@ export const handlerDocument = {
                       "error": 400,
                       "message": "body/id must be integer"
                     }
+                  },
+                  "blankBody": {
+                    "x-kit-profile": true,
+                    "value": {
+                      "error": 400,
+                      "message": "body must not be empty when the content type is application/json"
+                    }
                   }
                 }
               }

@@ -113,6 +113,13 @@ export function fieldCases(
       put(`${label} minimum-1`, integer(bounds.min - 1n), 'body: integer out of range')
       put(`${label} maximum+1`, integer(bounds.max + 1n), 'body: integer out of range')
       put(`${label} not an integer (1.5)`, { kind: 'raw', text: '1.5' }, 'body: not an integer')
+      // JSON bounds no exponent: past every int64, refused as any other and at once, by a reader that
+      // does not write the number out digit by digit first.
+      put(
+        `${label} past any int64, with an exponent (1e400000000)`,
+        { kind: 'raw', text: '1e400000000' },
+        'body: integer out of range',
+      )
       // The same integer in the other forms JSON allows.
       const current = entriesAt(base, path)
       const plain = current?.kind === 'integer' ? current.value : clamp(1n, bounds.min, bounds.max)

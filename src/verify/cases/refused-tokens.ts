@@ -28,6 +28,32 @@ export const MALFORMED_AUTHORIZATIONS: readonly (readonly [string, string])[] = 
   ['token without a scheme', PRINCIPAL_TOKEN],
   ['Bearer with two words', `Bearer ${PRINCIPAL_TOKEN} ${PRINCIPAL_TOKEN}`],
   ['no space after Bearer', `Bearer${PRINCIPAL_TOKEN}`],
+  // The scheme is the header's first word, `Bearer` whole (RFC 6750, section 2.1): not a word ending in it.
+  ['a scheme that ends in Bearer', `XBearer ${PRINCIPAL_TOKEN}`],
+]
+
+/**
+ * Authorization headers that carry the first principal's token as `Bearer TOKEN` does, each answered
+ * as it is, never refused: the case's title, the header, its kind and the rule that makes it good.
+ */
+export const ACCEPTED_AUTHORIZATIONS: readonly {
+  title: string
+  value: string
+  kind: string
+  rule: string
+}[] = [
+  {
+    title: 'the bearer scheme in lower case (bearer TOKEN)',
+    value: `bearer ${PRINCIPAL_TOKEN}`,
+    kind: 'auth scheme in lower case',
+    rule: 'the scheme’s name is case-insensitive (RFC 9110, section 11.1)',
+  },
+  {
+    title: 'two spaces after the scheme (Bearer  TOKEN)',
+    value: `Bearer  ${PRINCIPAL_TOKEN}`,
+    kind: 'auth: spaces after the scheme',
+    rule: 'one or more spaces part the scheme from the token (RFC 6750, section 2.1)',
+  },
 ]
 
 /** The query parameter some APIs read a token from (RFC 6750, section 2.3), as the generated requests send it. */

@@ -1,6 +1,8 @@
 // www_authenticate_on_401: the bearer challenge on every 401 (RFC 6750), valid against its documented
-// schema wherever it is sent, with no error code for a request that sent no credentials at all.
+// schema and the challenges' syntax (RFC 9110) wherever it is sent, with no error code for a request
+// that sent no credentials at all.
 import { schemaProblems } from '../judge/schema.js'
+import { challengeSyntaxProblem } from './challenge-syntax.js'
 import { answerCheck } from './check.js'
 import { documentedResponse, requiredNow, statusExpected } from './exchange.js'
 
@@ -8,7 +10,8 @@ const NAME = 'www-authenticate'
 
 export const wwwAuthenticateOn401 = answerCheck({
   name: 'www_authenticate_on_401',
-  description: 'WWW-Authenticate on every 401, with no error code when the request sent no credentials',
+  description:
+    'WWW-Authenticate on every 401, a list of challenges (RFC 9110, section 11.6.1), with no error code when the request sent no credentials',
   appliesTo: (exchange) =>
     exchange.operation !== undefined &&
     (statusExpected(exchange) === 401 ||
@@ -28,6 +31,8 @@ export const wwwAuthenticateOn401 = answerCheck({
     const problems = documented?.[1].schema
       ? schemaProblems(documented[1].schema, value, 'header WWW-Authenticate')
       : []
+    const syntax = challengeSyntaxProblem(value)
+    if (syntax) problems.push(syntax)
     // RFC 6750, section 3.1: a request with no authentication information gets no error code.
     const sent = answer.sentHeaders
     const bare =

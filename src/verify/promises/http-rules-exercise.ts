@@ -67,6 +67,11 @@ export const HTTP_RULES_EXERCISE: readonly PromiseEntry[] = [
     checks: [statusCodeConformance.name],
   },
   {
+    promise: 'rfc6750.bearer-credentials-syntax',
+    exercisedBy: kind('auth: spaces after the scheme'),
+    checks: [statusCodeConformance.name],
+  },
+  {
     promise: 'rfc8288.link-resolution',
     exercisedBy: all(listing, judgedBy(linkConformance.name)),
     checks: [linkConformance.name],

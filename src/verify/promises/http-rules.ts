@@ -79,6 +79,13 @@ export const HTTP_RULES: readonly HttpRule[] = [
       'When sending the access token in the "Authorization" request header field defined by HTTP/1.1, the client uses the "Bearer" authentication scheme to transmit the access token.',
   },
   {
+    id: 'rfc6750.bearer-credentials-syntax',
+    rfc: 'RFC 6750',
+    section: '2.1',
+    words:
+      'The syntax for Bearer credentials is as follows: b64token = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"=" credentials = "Bearer" 1*SP b64token',
+  },
+  {
     id: 'rfc6750.www-authenticate-bearer',
     rfc: 'RFC 6750',
     section: '3',

@@ -12,7 +12,7 @@
 import { nextAddress } from '@plant-store/core'
 import { baseExampleName, requestFor } from '../../cases/document-cases.js'
 import { exampleCases } from '../../cases/examples.js'
-import { PRINCIPAL_TOKEN, type RefusedCase, refusedCases } from '../../cases/refused-tokens.js'
+import { ACCEPTED_AUTHORIZATIONS, type RefusedCase, refusedCases } from '../../cases/refused-tokens.js'
 import type { HttpExchange } from '../../checks/exchange.js'
 import { documentedStatuses, type OperationEntry } from '../../document.js'
 import { canonical, parseExact } from '../../exact-json.js'
@@ -44,7 +44,7 @@ export async function runSecurity(ctx: Context): Promise<void> {
     })
   // With --case, each part sends only the case of that name; the other principal's plants, which
   // take set-up of their own, run only for a case of theirs.
-  await schemeInLowerCase(ctx)
+  await acceptedForms(ctx)
   await clientRequestId(ctx)
   await otherMethods(ctx)
   await unknownPath(ctx)
@@ -255,44 +255,45 @@ export function refusalQuotaProblems(headers: Record<string, string>, windowSeco
 }
 
 /**
- * The first principal's token with the scheme's name in lower case, `bearer TOKEN`, on the listing:
- * an authentication scheme's name is case-insensitive (RFC 9110, section 11.1), so it is answered as
- * `Bearer TOKEN` is, never refused.
+ * The first principal's token in each other good form of the header (`bearer TOKEN`, `Bearer  TOKEN`),
+ * on the listing: each is answered as `Bearer TOKEN` is, never refused.
  */
-async function schemeInLowerCase(ctx: Context): Promise<void> {
+async function acceptedForms(ctx: Context): Promise<void> {
   const { subject, results } = ctx
   const list = ctx.list
-  const title = 'the bearer scheme in lower case (bearer TOKEN)'
-  if (!list?.secured || !ctx.wants(caseName(list.operationId, title))) return
+  if (!list?.secured) return
   const takesLimit = list.parameters.some((p) => p.in === 'query' && p.name === 'limit')
-  const request: RequestSpec = {
-    method: 'GET',
-    path: `${list.path}${takesLimit ? '?limit=1' : ''}`,
-    auth: { kind: 'header', value: `bearer ${PRINCIPAL_TOKEN}` },
+  for (const form of ACCEPTED_AUTHORIZATIONS) {
+    if (!ctx.wants(caseName(list.operationId, form.title))) continue
+    const request: RequestSpec = {
+      method: 'GET',
+      path: `${list.path}${takesLimit ? '?limit=1' : ''}`,
+      auth: { kind: 'header', value: form.value },
+    }
+    const answer = await subject.send(subject.baseUrl, request, subject.authorizationOf(request.auth, 0))
+    const { checked, findings } = ctx.judge({
+      kind: 'http',
+      operation: list,
+      request,
+      answer,
+      expected: { statuses: [200] },
+      judging: ctx.judging,
+    })
+    results.record({
+      layer: 'security',
+      operationId: list.operationId,
+      checks: checked,
+      findings,
+      parameters: parametersOf(list, request),
+      kinds: [form.kind],
+      status: answer.status,
+      title: form.title,
+      request: describeRequest(request),
+      answer: describeAnswer(answer),
+      document: `200, as with Bearer TOKEN: ${form.rule}`,
+      replay: ctx.replay(caseArgs('security', caseName(list.operationId, form.title))),
+    })
   }
-  const answer = await subject.send(subject.baseUrl, request, subject.authorizationOf(request.auth, 0))
-  const { checked, findings } = ctx.judge({
-    kind: 'http',
-    operation: list,
-    request,
-    answer,
-    expected: { statuses: [200] },
-    judging: ctx.judging,
-  })
-  results.record({
-    layer: 'security',
-    operationId: list.operationId,
-    checks: checked,
-    findings,
-    parameters: parametersOf(list, request),
-    kinds: ['auth scheme in lower case'],
-    status: answer.status,
-    title,
-    request: describeRequest(request),
-    answer: describeAnswer(answer),
-    document: '200, as with Bearer: the scheme’s name is case-insensitive (RFC 9110, section 11.1)',
-    replay: ctx.replay(caseArgs('security', caseName(list.operationId, title))),
-  })
 }
 
 /**
