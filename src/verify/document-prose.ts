@@ -66,6 +66,8 @@ export const derivedExamples: Record<string, Derivation> = {
   tooLargeNotJson: { kind: 'raw-body', contentType: 'text/plain', body: 'Basil '.repeat(11_667) },
   // JSON allows whitespace around a value, not whitespace alone: a body that is only whitespace is empty.
   blankBody: { kind: 'raw-body', contentType: 'application/json', body: ' \n' },
+  // `1.` is no JSON number: a digit must follow the point (RFC 8259, section 6).
+  malformedNumber: { kind: 'raw-body', contentType: 'application/json', body: '{"id":1.,"name":"Basil"}' },
   // Sent a few times past the limit (cases/examples.ts): the setup of a case spends some of it too.
   tooManyRequests: { kind: 'over-rate-limit' },
   tooManyFailedAuthentications: { kind: 'over-failed-auth-limit' },

@@ -212,6 +212,14 @@ export const document = {
                       "error": 400,
                       "message": "body must not be empty when the content type is application/json"
                     }
+                  },
+                  "malformedNumber": {
+                    "x-kit-profile": true,
+                    "summary": "A number with no digit after its decimal point (addition)",
+                    "value": {
+                      "error": 400,
+                      "message": "body is not valid JSON: Invalid number '1.', expecting a digit but got ',' at position 8"
+                    }
                   }
                 }
               }

@@ -152,6 +152,13 @@ export const handlerDocument = {
                       "error": 400,
                       "message": "body must not be empty when the content type is application/json"
                     }
+                  },
+                  "malformedNumber": {
+                    "x-kit-profile": true,
+                    "value": {
+                      "error": 400,
+                      "message": "body is not valid JSON: Invalid number '1.', expecting a digit but got ',' at position 8"
+                    }
                   }
                 }
               }
