@@ -259,39 +259,14 @@ export function refusalQuotaProblems(headers: Record<string, string>, windowSeco
  * on the listing: each is answered as `Bearer TOKEN` is, never refused.
  */
 async function acceptedForms(ctx: Context): Promise<void> {
-  const { subject, results } = ctx
   const list = ctx.list
   if (!list?.secured) return
-  const takesLimit = list.parameters.some((p) => p.in === 'query' && p.name === 'limit')
   for (const form of ACCEPTED_AUTHORIZATIONS) {
-    if (!ctx.wants(caseName(list.operationId, form.title))) continue
-    const request: RequestSpec = {
-      method: 'GET',
-      path: `${list.path}${takesLimit ? '?limit=1' : ''}`,
-      auth: { kind: 'header', value: form.value },
-    }
-    const answer = await subject.send(subject.baseUrl, request, subject.authorizationOf(request.auth, 0))
-    const { checked, findings } = ctx.judge({
-      kind: 'http',
-      operation: list,
-      request,
-      answer,
-      expected: { statuses: [200] },
-      judging: ctx.judging,
-    })
-    results.record({
-      layer: 'security',
-      operationId: list.operationId,
-      checks: checked,
-      findings,
-      parameters: parametersOf(list, request),
-      kinds: [form.kind],
-      status: answer.status,
+    await listingAnswered(ctx, list, {
       title: form.title,
-      request: describeRequest(request),
-      answer: describeAnswer(answer),
+      kind: form.kind,
+      auth: { kind: 'header', value: form.value },
       document: `200, as with Bearer TOKEN: ${form.rule}`,
-      replay: ctx.replay(caseArgs('security', caseName(list.operationId, form.title))),
     })
   }
 }
@@ -302,18 +277,39 @@ async function acceptedForms(ctx: Context): Promise<void> {
  * (kit_profile_conformance judges it).
  */
 async function clientRequestId(ctx: Context): Promise<void> {
-  const { subject, results } = ctx
   const list = ctx.list
-  const title = 'a request id of the client’s own'
-  if (ctx.judging.kitProfile !== true || !list?.secured || !ctx.wants(caseName(list.operationId, title)))
-    return
-  const takesLimit = list.parameters.some((p) => p.in === 'query' && p.name === 'limit')
+  if (ctx.judging.kitProfile !== true || !list?.secured) return
   const id = 'plant-store-verify-request-id'
+  await listingAnswered(ctx, list, {
+    title: 'a request id of the client’s own',
+    kind: 'request id sent',
+    auth: { kind: 'principal' },
+    headers: { 'request-id': id, 'x-request-id': id },
+    document: '200, whose X-Request-Id is the server’s own (the kit profile)',
+  })
+}
+
+/** A first page of one plant (where the listing takes `limit`), as the first principal: judged 200. */
+async function listingAnswered(
+  ctx: Context,
+  list: OperationEntry,
+  c: {
+    title: string
+    kind: string
+    auth: RequestSpec['auth']
+    headers?: Record<string, string>
+    document: string
+  },
+): Promise<void> {
+  const { subject, results } = ctx
+  const name = caseName(list.operationId, c.title)
+  if (!ctx.wants(name)) return
+  const takesLimit = list.parameters.some((p) => p.in === 'query' && p.name === 'limit')
   const request: RequestSpec = {
     method: 'GET',
     path: `${list.path}${takesLimit ? '?limit=1' : ''}`,
-    auth: { kind: 'principal' },
-    headers: { 'request-id': id, 'x-request-id': id },
+    auth: c.auth,
+    ...(c.headers ? { headers: c.headers } : {}),
   }
   const answer = await subject.send(subject.baseUrl, request, subject.authorizationOf(request.auth, 0))
   const { checked, findings } = ctx.judge({
@@ -330,13 +326,13 @@ async function clientRequestId(ctx: Context): Promise<void> {
     checks: checked,
     findings,
     parameters: parametersOf(list, request),
-    kinds: ['request id sent'],
+    kinds: [c.kind],
     status: answer.status,
-    title,
+    title: c.title,
     request: describeRequest(request),
     answer: describeAnswer(answer),
-    document: '200, whose X-Request-Id is the server’s own (the kit profile)',
-    replay: ctx.replay(caseArgs('security', caseName(list.operationId, title))),
+    document: c.document,
+    replay: ctx.replay(caseArgs('security', name)),
   })
 }
 
