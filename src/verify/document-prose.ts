@@ -66,8 +66,12 @@ export const derivedExamples: Record<string, Derivation> = {
   tooLargeNotJson: { kind: 'raw-body', contentType: 'text/plain', body: 'Basil '.repeat(11_667) },
   // JSON allows whitespace around a value, not whitespace alone: a body that is only whitespace is empty.
   blankBody: { kind: 'raw-body', contentType: 'application/json', body: ' \n' },
-  // `1.` is no JSON number: a digit must follow the point (RFC 8259, section 6).
-  malformedNumber: { kind: 'raw-body', contentType: 'application/json', body: '{"id":1.,"name":"Basil"}' },
+  // The kit's profile: arrays and objects 65 levels within each other, the body the first; 64 are read.
+  nestedTooDeep: {
+    kind: 'raw-body',
+    contentType: 'application/json',
+    body: `{"name":"Basil","note":${'['.repeat(64)}${']'.repeat(64)}}`,
+  },
   // Sent a few times past the limit (cases/examples.ts): the setup of a case spends some of it too.
   tooManyRequests: { kind: 'over-rate-limit' },
   tooManyFailedAuthentications: { kind: 'over-failed-auth-limit' },

@@ -153,11 +153,11 @@ export const handlerDocument = {
                       "message": "body must not be empty when the content type is application/json"
                     }
                   },
-                  "malformedNumber": {
+                  "nestedTooDeep": {
                     "x-kit-profile": true,
                     "value": {
                       "error": 400,
-                      "message": "body is not valid JSON: Invalid number '1.', expecting a digit but got ',' at position 8"
+                      "message": "body is nested more than 64 levels deep"
                     }
                   }
                 }

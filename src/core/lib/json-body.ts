@@ -7,8 +7,11 @@ import sjson from 'secure-json-parse'
 import { HttpError } from './errors.js'
 
 // Only a body with 16 or more digits in a row, or a number with a fraction or an exponent, can hold
-// an integer JSON.parse would round; the rest take the fast path.
+// an integer JSON.parse would round: only such a body is read again by the exact reader.
+// Stryker disable next-line Regex: equivalent: a body the pattern sends to the exact reader as well is read to the same values, JSON.parse having read it first; only the time taken changes.
 const mayRound = /\d{16}|\d[.eE]/
+/** Objects and arrays within each other, at most: the exact reader recurses, and past this no store need go. */
+export const JSON_DEPTH_LIMIT = 64
 // Matched against one JSON number token, from its start to its end: it needs no anchors.
 const numberToken = /(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?/
 const secure = { protoAction: 'remove', constructorAction: 'remove' } as const
@@ -21,18 +24,23 @@ export function parseJsonBody(text: string): unknown {
   }
   let value: unknown
   try {
-    if (!mayRound.test(text)) value = sjson.parse(text, secure)
-    else {
-      value = parseLossless(text, null, {
-        parseNumber: toNumber,
-        // JSON.parse keeps the last of duplicate keys; the slow path must not differ from the fast one.
-        onDuplicateKey: ({ newValue }) => newValue,
-      })
-      // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator,StringLiteral,CallExpression: equivalent: lossless-json makes a `__proto__` or `constructor` key an own property (never a prototype), and every reader of a body takes only its named fields (pickPlant), so no answer changes with it left in; a top-level null never takes this path (it has no digits).
-      if (typeof value === 'object' && value !== null) sjson.scan(value, secure)
-    }
+    // JSON.parse first, whatever the body: what is not JSON is refused in its words, and a body nested
+    // too deep is refused before the exact reader, which recurses, would overflow its stack on it.
+    value = sjson.parse(text, secure)
   } catch (error) {
     throw new HttpError(400, `body is not valid JSON: ${(error as Error).message}`)
+  }
+  if (nestedPast(value, JSON_DEPTH_LIMIT))
+    throw new HttpError(400, `body is nested more than ${JSON_DEPTH_LIMIT} levels deep`)
+  // Stryker disable next-line ConditionalExpression: equivalent: the exact reader gives every body JSON.parse read the same values, but for the integers JSON.parse rounds, which only a body the pattern matches holds (the mark also covers the killed twin that never reads exactly).
+  if (mayRound.test(text)) {
+    value = parseLossless(text, null, {
+      parseNumber: toNumber,
+      // JSON.parse keeps the last of duplicate keys; the slow path must not differ from the fast one.
+      onDuplicateKey: ({ newValue }) => newValue,
+    })
+    // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator,StringLiteral,CallExpression: equivalent: lossless-json makes a `__proto__` or `constructor` key an own property (never a prototype), and every reader of a body takes only its named fields (pickPlant), so no answer changes with it left in; a top-level null never takes this path (it has no digits).
+    if (typeof value === 'object' && value !== null) sjson.scan(value, secure)
   }
   // JSON lets `\ud800` stand alone; no store can keep it, so it would not read back as sent.
   if (surrogateEscape.test(text) && !unicodeText(value)) {
@@ -42,6 +50,12 @@ export function parseJsonBody(text: string): unknown {
     )
   }
   return value
+}
+
+/** Whether objects and arrays lie within each other more than `levels` deep, counting `value` as one. */
+function nestedPast(value: unknown, levels: number): boolean {
+  if (typeof value !== 'object' || value === null) return false
+  return levels === 0 || Object.values(value).some((item) => nestedPast(item, levels - 1))
 }
 
 const loneSurrogate = /[\ud800-\udfff]/

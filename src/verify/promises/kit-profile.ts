@@ -39,6 +39,11 @@ export const KIT_PROFILE: readonly PromiseEntry[] = [
     checks: [statusCodeConformance.name, exampleConformance.name],
   },
   {
+    promise: 'kit.limits-exactly.a-json-request-body-whose',
+    exercisedBy: kind('example: nestedTooDeep'),
+    checks: [statusCodeConformance.name, exampleConformance.name],
+  },
+  {
     promise: 'kit.limits-exactly.a-client-must-send-its',
     exercisedBy: kind('derived: stalled'),
     unlessSaid: STALLED,
