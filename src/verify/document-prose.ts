@@ -66,11 +66,11 @@ export const derivedExamples: Record<string, Derivation> = {
   tooLargeNotJson: { kind: 'raw-body', contentType: 'text/plain', body: 'Basil '.repeat(11_667) },
   // JSON allows whitespace around a value, not whitespace alone: a body that is only whitespace is empty.
   blankBody: { kind: 'raw-body', contentType: 'application/json', body: ' \n' },
-  // The kit's profile: arrays and objects 65 levels within each other, the body the first; 64 are read.
+  // The kit's profile: arrays and objects 1001 levels within each other, the body the first; 1000 are read.
   nestedTooDeep: {
     kind: 'raw-body',
     contentType: 'application/json',
-    body: `{"name":"Basil","note":${'['.repeat(64)}${']'.repeat(64)}}`,
+    body: `{"name":"Basil","note":${'['.repeat(1000)}${']'.repeat(1000)}}`,
   },
   // Sent a few times past the limit (cases/examples.ts): the setup of a case spends some of it too.
   tooManyRequests: { kind: 'over-rate-limit' },

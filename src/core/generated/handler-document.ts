@@ -157,7 +157,7 @@ export const handlerDocument = {
                     "x-kit-profile": true,
                     "value": {
                       "error": 400,
-                      "message": "body is nested more than 64 levels deep"
+                      "message": "body is nested more than 1000 levels deep"
                     }
                   }
                 }

@@ -10,8 +10,11 @@ import { HttpError } from './errors.js'
 // an integer JSON.parse would round: only such a body is read again by the exact reader.
 // Stryker disable next-line Regex: equivalent: a body the pattern sends to the exact reader as well is read to the same values, JSON.parse having read it first; only the time taken changes.
 const mayRound = /\d{16}|\d[.eE]/
-/** Objects and arrays within each other, at most: the exact reader recurses, and past this no store need go. */
-export const JSON_DEPTH_LIMIT = 64
+/**
+ * Objects and arrays within each other, at most: the exact reader recurses, and this is far below
+ * where its stack would overflow, and as deep as the readers of many stacks go (Python's, Jackson's).
+ */
+export const JSON_DEPTH_LIMIT = 1000
 // Matched against one JSON number token, from its start to its end: it needs no anchors.
 const numberToken = /(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?/
 const secure = { protoAction: 'remove', constructorAction: 'remove' } as const

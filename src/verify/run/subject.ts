@@ -81,8 +81,9 @@ export class Subject {
    * (refused, as the server counts it), the failed authentications'.
    */
   bucketOf(authorization: string | undefined): Bucket {
-    // The scheme's name is case-insensitive (RFC 9110, section 11.1): `bearer TOKEN` is the principal's.
-    const said = authorization?.replace(/^bearer /i, 'Bearer ')
+    // The scheme's name is case-insensitive (RFC 9110, section 11.1) and one or more spaces follow it
+    // (RFC 6750, section 2.1): `bearer TOKEN` and `Bearer  TOKEN` are the principal's.
+    const said = authorization?.replace(/^bearer +/i, 'Bearer ')
     if (said === this.authorization(0)) return 0
     if (said === this.authorization(1)) return 1
     return 'refused'
