@@ -232,6 +232,9 @@ function joinedHeaders(raw: string[]): Record<string, string> {
  * A request that stops arriving: node:http cannot hold back the end of the headers, so it goes over a
  * socket of its own. The answer is read until the target closes the connection.
  */
+/** How long a stalled request waits for its answer unless told: past any timeout a target is started with. */
+export const STALLED_WAIT_MS = 15_000
+
 function sendStalled(
   baseUrl: string,
   request: RequestSpec,

@@ -8,7 +8,7 @@ import {
   type Derivation,
   derivedExamples,
 } from '../document-prose.js'
-import type { RequestSpec } from '../http.js'
+import { type RequestSpec, STALLED_WAIT_MS } from '../http.js'
 import {
   baseExampleName,
   type ConventionProblem,
@@ -127,8 +127,8 @@ function derive(
         keepGivens: false,
       }
     case 'stalled':
-      // The wait is the run's: the store's headers timeout, which --headers-timeout gives, and a margin.
-      return { request: { ...base, stall: 0 }, keepGivens: false }
+      // A verifier run waits the store's headers timeout, which --headers-timeout gives, and a margin.
+      return { request: { ...base, stall: STALLED_WAIT_MS }, keepGivens: false }
     case 'fault':
       return {
         request: {
