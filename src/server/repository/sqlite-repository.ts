@@ -16,7 +16,6 @@ import { StoreFullError, StoreUnavailableError } from './errors.js'
 import { checkSchemaVersion, migrations } from './migrations.js'
 import { type Outbox, type OutboxEvent, type OutboxOptions, PendingBound, statsOf } from './outbox.js'
 import {
-  answerJsonSql,
   columnValues,
   placeholders,
   plantColumns,
@@ -103,10 +102,10 @@ export function openSqliteRepository(
   const page = db.prepare<PageParameters, Row>(pageSql(plantColumns, false)).raw(true)
   // Stryker disable next-line BooleanLiteral: unreachable: the server lists through listJson; list serves the sandbox mode and stores without listJson (src/server/test/repository.test.ts).
   const pageByTag = db.prepare<TagPageParameters, Row>(pageSql(plantColumns, true)).raw(true)
-  // A page's plants as the JSON an answer sends, one string a plant: no row arrays, no plant objects.
-  const answerJson = answerJsonSql()
-  const pageJson = db.prepare<PageParameters, string>(pageSql(answerJson, false)).pluck(true)
-  const pageJsonByTag = db.prepare<TagPageParameters, string>(pageSql(answerJson, true)).pluck(true)
+  // A page's plants as the JSON an answer sends, one string a plant, as each row keeps it (the answer
+  // column, migrations.ts): no row arrays, no plant objects.
+  const pageJson = db.prepare<PageParameters, string>(pageSql('answer', false)).pluck(true)
+  const pageJsonByTag = db.prepare<TagPageParameters, string>(pageSql('answer', true)).pluck(true)
 
   const outbox = options.outbox
   // Stryker disable next-line ConditionalExpression: unreachable: the newPlant webhook's outbox, and the runner's store has no webhook (no receiver to judge it by); src/server/test/webhooks.test.ts covers it.
@@ -277,7 +276,7 @@ export function openSqliteRepository(
     },
     // Stryker disable next-line ArrowFunction: unreachable: the server lists through listJson; list serves the sandbox mode and stores without listJson (src/server/test/repository.test.ts).
     list: async (owner, query: ListQuery) => readPage(owner, query, page, pageByTag).map(toPlant),
-    // One plant past the page tells whether plants follow; each plant's JSON is SQLite's, as it reads the row.
+    // One plant past the page tells whether plants follow; each plant's JSON is SQLite's, kept with its row.
     listJson: async (owner, { limit, ...from }: ListQuery) => {
       const plants = readPage(owner, { limit: limit + 1, ...from }, pageJson, pageJsonByTag)
       const more = plants.length > limit

@@ -212,6 +212,14 @@ describe('a SQLite file from an earlier release', () => {
     expect(await repo.list('alice', { limit: 5, tag: 'herb' })).toEqual([
       { id: 3n, name: 'Basil', tag: 'herb' },
     ])
+    // A row stored before the answer column has its answer written by the migration.
+    expect(await repo.listJson?.('alice', { limit: 5 })).toEqual({
+      json: '[{"name":"Basil","id":3,"tag":"herb"}]',
+      lastId: 3n,
+      more: false,
+    })
+    await repo.replace('alice', { id: 3n, name: 'Mint' })
+    expect((await repo.listJson?.('alice', { limit: 5 }))?.json).toBe('[{"name":"Mint","id":3}]')
     await repo.close()
     const check = new Database(file)
     expect(check.pragma('user_version', { simple: true })).toBe(migrations.length)
