@@ -102,7 +102,10 @@ try {
   for (const [i, script] of (args.candidate ?? []).entries()) {
     const name = candidateName(script, i)
     const db = join(dir, `candidate-${i + 1}.db`)
-    await fillStore(db, READER.principal, settings.smallStore)
+    // Its own start makes its tables: a build from before a schema step refuses this checkout's schema.
+    await fillStore(db, READER.principal, settings.smallStore, async (file) => {
+      await (await startServer(`sqlite:${file}`, 'candidate', false, [resolve(script)])).stop()
+    })
     candidates.push({
       name,
       process: await startServer(`sqlite:${db}`, 'candidate', true, [resolve(script)]),

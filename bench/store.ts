@@ -7,10 +7,19 @@ import { openSqliteRepository } from '../src/server/repository/sqlite-repository
 
 const tags = ['herb', 'tree', 'succulent'] as const
 
-/** Creates `file` with plants 1..count owned by `owner`; every fourth plant has no tag. */
-export async function fillStore(file: string, owner: string, count: number): Promise<void> {
+/**
+ * Creates `file` with plants 1..count owned by `owner`; every fourth plant has no tag. `migrate` makes
+ * the tables: by default this checkout's migrations; another build's (a candidate) must make its own,
+ * as its schema may be older, and this one's would be newer than it can open.
+ */
+export async function fillStore(
+  file: string,
+  owner: string,
+  count: number,
+  migrate: (file: string) => Promise<void> = async (path) => openSqliteRepository(path).close(),
+): Promise<void> {
   // Opening the repository runs the server's migrations: the layout is exactly the server's.
-  await openSqliteRepository(file).close()
+  await migrate(file)
   const db = new Database(file)
   try {
     // The file is not live yet, and a crash here fails the benchmark anyway: skip the WAL and fsyncs.

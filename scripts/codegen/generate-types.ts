@@ -4,16 +4,19 @@
 // request-validators.ts (what the in-process handlers serve: the document without its prose, and its
 // request schemas compiled ahead of time), src/core/generated/plant-fields.ts (a stored plant's
 // properties, for the code that handles a plant field by field), and @plant-store/client's src/client/generated/client-types.ts
-// (int64 as bigint) and src/client/generated/int64-answers.ts (where its answers hold int64s); `--check`
-// fails when any is stale, and so does `npm test` (test/spec.test.ts).
+// (int64 as bigint) and src/client/generated/int64-answers.ts (where its answers hold int64s); and,
+// from the server's environment schema, src/server/config/generated/env-validator.ts. `--check` fails
+// when any is stale, and so does `npm test` (test/spec.test.ts).
 import { readFile, writeFile } from 'node:fs/promises'
 import { _ } from 'ajv'
+import { Ajv2020 } from 'ajv/dist/2020.js'
 import standaloneCodeModule from 'ajv/dist/standalone/index.js'
 import openapiTS, { astToString } from 'openapi-typescript'
 import ts from 'typescript'
 import type { Int64Shape } from '../../src/client/exact-json.js'
 import { formats } from '../../src/core/lib/formats.js'
 import { createAjv } from '../../src/core/lib/validation.js'
+import { envAjvOptions, envSchema } from '../../src/server/config/env-schema.js'
 import { readOptions } from '../lib/options.js'
 import { flatten, loadSpec, routeSchema, specPath } from '../lib/spec.js'
 
@@ -238,6 +241,35 @@ export async function generatePlantFields(): Promise<string> {
   )
 }
 
+/**
+ * The server's environment check (src/server/config/env.ts) compiled ahead of time from its schema
+ * (src/server/config/env-schema.ts): Ajv compiling it at every start took about a tenth of the start.
+ */
+export async function generateEnvValidator(): Promise<string> {
+  const ajv = new Ajv2020({
+    ...envAjvOptions,
+    code: { source: true, esm: true, lines: true },
+    // The schema is a constant: checking it against the 2020-12 meta-schema is all cost.
+    validateSchema: false,
+  })
+  const code = standaloneCode(ajv, ajv.compile(envSchema))
+    .replace(/^"use strict";/, '')
+    .replace(/^export (const validate = \w+|default \w+);$/gm, '')
+  const name = /^function (validate\d+)\(/m.exec(code)?.[1]
+  if (!name) throw new Error("Ajv's standalone code for the environment has no validate function")
+  return (
+    '// Generated from src/server/config/env-schema.ts by `npm run generate`. Do not edit.\n' +
+    `// @ts-nocheck: Ajv's standalone code, untyped; its export is typed at the end.\n\n` +
+    "import { createRequire } from 'node:module'\n" +
+    "import type { ValidateFunction } from 'ajv'\n\n" +
+    "// What it calls of Ajv's run time (ajv/dist/runtime/) is the server's own Ajv's, required as Ajv wrote it.\n" +
+    'const require = createRequire(import.meta.url)\n\n' +
+    `${code.trim()}\n\n` +
+    '/** The environment as env-schema.ts describes it, with defaults filled in and strings coerced. */\n' +
+    `export const validateEnv: ValidateFunction = ${name}\n`
+  )
+}
+
 export const outputs = {
   'src/core/generated/openapi.ts': generateTypes,
   'src/core/generated/document.ts': generateDocument,
@@ -246,12 +278,14 @@ export const outputs = {
   'src/core/generated/plant-fields.ts': generatePlantFields,
   'src/client/generated/client-types.ts': generateClientTypes,
   'src/client/generated/int64-answers.ts': generateInt64Answers,
+  'src/server/config/generated/env-validator.ts': generateEnvValidator,
 }
 
 const usage = `Usage: npm run generate [-- --check]
 
 Writes, from spec/openapi.yaml, the types, the document as a module and the compiled request
-validators of src/core/generated/ and the client's types of src/client/generated/.
+validators of src/core/generated/ and the client's types of src/client/generated/; and, from
+src/server/config/env-schema.ts, the server's compiled environment check.
 
   --check      write nothing: exit 1 naming each generated file that is stale
   -h, --help   this text`

@@ -1,7 +1,8 @@
 // Reads and validates the server's configuration from the environment; a bad value stops the start.
 // The schema, the webhook, JWT and CORS settings each have a file of their own in config/.
 import { corsOrigins } from './config/cors-origins.js'
-import { type Env, type LogLevel, validated } from './config/env-schema.js'
+import { validated } from './config/env.js'
+import type { Env, LogLevel } from './config/env-schema.js'
 import { type JwtConfig, jwtConfig } from './config/jwt-config.js'
 import { type WebhookConfig, webhookConfig } from './config/webhook-config.js'
 
