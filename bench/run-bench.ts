@@ -102,13 +102,14 @@ try {
   for (const [i, script] of (args.candidate ?? []).entries()) {
     const name = candidateName(script, i)
     const db = join(dir, `candidate-${i + 1}.db`)
+    const built = [resolve(script)]
     // Its own start makes its tables: a build from before a schema step refuses this checkout's schema.
     await fillStore(db, READER.principal, settings.smallStore, async (file) => {
-      await (await startServer(`sqlite:${file}`, 'candidate', false, [resolve(script)])).stop()
+      await (await startServer(`sqlite:${file}`, 'candidate', false, built)).stop()
     })
     candidates.push({
       name,
-      process: await startServer(`sqlite:${db}`, 'candidate', true, [resolve(script)]),
+      process: await startServer(`sqlite:${db}`, 'candidate', true, built),
     })
   }
   // The ledger's servers, each without some layers, on a store like the server's: further targets of

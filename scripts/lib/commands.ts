@@ -51,8 +51,9 @@ export const serverScript = join(repoRoot, 'src', 'server', 'dist', 'server.js')
 /**
  * Node's settings the server runs with, as `npm start` gives them. V8's young generation capped at
  * 16 MB: under load V8 grows it to 64 MB (Node 24), which held most of the difference between the
- * server's resident memory and bare Fastify's; 16 MB peaks about 10 MB lower than 32 MB did, at no
- * more CPU a request (bench/README.md). Bare Fastify's young generation stays at 8 MB, so it gains nothing.
+ * server's resident memory and bare Fastify's; with 16 MB the server peaked 10 to 20 MB lower than
+ * with 32 MB, its collector running more often (bench/README.md). Bare Fastify's young generation
+ * stays at 8 MB, so it gains nothing.
  */
 export const serverNodeFlags = ['--max-semi-space-size=8']
 

@@ -1,6 +1,7 @@
 // The plants table's plant columns: one per property of the document's StoredPlant (core's plantFields),
 // named as the property, for the SQL of both stores and the mapping between a plant and a row. A
-// property the document adds needs its column added by a migration, and nothing here.
+// property the document adds needs its column added by a migration, which on SQLite makes the answer
+// column (answerJsonSql) again too, and nothing here.
 import { type PlantField, plantAnswerOrder, plantFields, type StoredPlant } from '@plant-store/core'
 
 /** Every field's column, quoted, the id first: what a select reads and an insert writes. */
@@ -50,9 +51,10 @@ const answerFields: readonly AnswerField[] = plantAnswerOrder.map((name) => {
 })
 
 /**
- * SQL for a row's plant as an answer's JSON text, written by SQLite's json_object: the fields in an
- * answer's order (plantAnswerOrder), integers in all their digits, a null column left out; byte for
- * byte what Fastify's serializer writes for the same plant (src/server/test/json-page.test.ts). One
+ * SQL for a row's plant as an answer's JSON text, the expression of SQLite's stored answer column
+ * (migrations.ts), written by SQLite's json_object: the fields in an answer's order
+ * (plantAnswerOrder), integers in all their digits, a null column left out; byte for byte what
+ * Fastify's serializer writes for the same plant (src/server/test/json-page.test.ts). One
  * json_object per combination of absent optional fields, as json_object would write a null.
  */
 export function answerJsonSql(
