@@ -48,9 +48,15 @@ describe('the verifier, against a store built on Express', () => {
     'stored-create',
     'lookup-first,opaque-cursor,absolute-link,json-charset,stored-create',
   ]
-  it.each(
-    variants.flatMap((variant) => [1, 20261125].map((seed) => [variant || 'as it comes', seed] as const)),
-  )(
+  // The store as it comes and every variant at once on both seeds; each single variant on one of them,
+  // in turn: what a seed changes is the requests, which the variants share.
+  const seeds = [1, 20261125] as const
+  const runs = variants.flatMap((variant, i) =>
+    (i === 0 || i === variants.length - 1 ? seeds : [seeds[i % 2] ?? 1]).map(
+      (seed) => [variant || 'as it comes', seed] as const,
+    ),
+  )
+  it.each(runs)(
     'passes the variant %s (seed %i)',
     async (variant, seed) => {
       const store = await expressStore(variant === 'as it comes' ? {} : { VARIANT: variant })
