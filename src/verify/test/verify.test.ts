@@ -52,22 +52,16 @@ describe('the verifier, against an independent implementation', () => {
     await store.stop()
   }, 240_000)
 
-  // Each planted bug, and the checks that name its broken promise: at least one failure must be one of them.
+  // A planted bug of each layer, and the checks that name its broken promise: at least one failure must
+  // be one of them. Here a default run, every layer at once, so that no layer hides another's finding;
+  // each of the copy's bugs with its own layer, filed under its promise, is test/planted-bugs/'s.
   const bugs: [string, string[]][] = [
     ['rounded-ids', ['create_read_back', 'store_conformance', 'status_code_conformance']],
-    ['tag-filter-ignored', ['store_conformance']],
-    ['not-found-without-error', ['response_schema_conformance', 'error_code_conformance']],
     ['delete-answers-200', ['status_code_conformance']],
     ['no-www-authenticate', ['www_authenticate_on_401']],
-    ['limit-not-capped', ['status_code_conformance']],
     ['page-repeats-boundary', ['link_conformance']],
-    ['link-on-full-last-page', ['link_conformance']],
     ['duplicate-overwrites', ['status_code_conformance']],
-    ['other-principal-readable', ['principal_isolation', 'status_code_conformance']],
     ['crossed-cursor', ['principal_isolation']],
-    ['put-keeps-tag', ['store_conformance']],
-    ['unknown-fields-rejected', ['positive_data_acceptance']],
-    ['exponent-ids-rejected', ['positive_data_acceptance']],
   ]
   it.each(bugs)(
     'fails the copy with the bug %s, naming the broken promise',
