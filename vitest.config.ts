@@ -32,7 +32,8 @@ exitWithParent()
  * pages in Chromium, which are the same on every line. Left to the first line too: the sandbox (its
  * principals are a JavaScript map in memory, its slowest test 100,000 tokens) and kill -9 under load
  * (what it judges is SQLite's one Node-API binary and the order of a commit and its answers, the same
- * code on every line; the server's start and stop on each line are server-process's).
+ * code on every line; the server's start and stop on each line are server-process's), and the API
+ * tests on PostgreSQL (the driver is pure JavaScript, and postgres-instances runs the server on it).
  */
 const differsByLine = [
   ...inFolder(
@@ -96,7 +97,12 @@ class LongestFirst extends BaseSequencer {
 }
 
 const lineCheck = process.env.NODE_LINE_CHECK === 'true'
-if (lineCheck) console.warn(`on this Node line, only what can differ between lines (NODE_LINE_CHECK=true)`)
+if (lineCheck)
+  console.warn(
+    'on this Node line, only what can differ between lines (NODE_LINE_CHECK=true); the API tests on ' +
+      'PostgreSQL are left to the first line: the PostgreSQL driver is exercised on this one by ' +
+      'postgres-instances.test.ts, two servers on one database',
+  )
 
 const postgres = postgresBinDir() !== undefined || process.env.CI === 'true'
 if (!postgres)
@@ -128,7 +134,7 @@ export default defineConfig({
           globalSetup: ['test/helpers/build-global-setup.ts'],
         },
       },
-      ...(postgres
+      ...(postgres && !lineCheck
         ? [
             {
               extends: true as const,
