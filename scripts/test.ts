@@ -89,6 +89,13 @@ interface Counts {
 const colour = process.stdout.isTTY && !process.env.NO_COLOR
 const env = {
   PATH: `${join(repoRoot, 'node_modules', '.bin')}:${process.env.PATH}`,
+  // The stages start Node hundreds of times (servers, Prism, the commands, vitest's workers), each start
+  // compiling the same modules again: with Node's compile cache each is compiled once, which took an
+  // eighth off the unit tests' CPU (560 to 492 CPU-s). Kept between runs, as the PostgreSQL template is;
+  // CI keeps it in its own scratch folder, and an empty value turns it off.
+  NODE_COMPILE_CACHE:
+    process.env.NODE_COMPILE_CACHE ??
+    join(repoRoot, 'node_modules', '.cache', 'plant-store', 'compile-cache'),
   ...(colour ? {} : { NO_COLOR: '1', FORCE_COLOR: '0' }),
 }
 
