@@ -3,7 +3,8 @@
 // then one line of totals over all of them. A stage that fails does not stop the others.
 // First, before anything else loads: on an unsupported Node, the one sentence `npm start` gives, and exit 1.
 import '../src/server/lib/supported-node.js'
-import { existsSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { readOptions } from './lib/options.js'
 import { repoRoot, runToExit } from './lib/processes.js'
@@ -85,17 +86,27 @@ interface Counts {
   skipped: number
 }
 
+/**
+ * Node's compile cache for every process the stages start. They start Node hundreds of times (servers,
+ * Prism, the commands, vitest's workers), each start compiling the same modules again: with the cache
+ * each is compiled once a run, which took an eighth off the unit tests' CPU (560 to 492 CPU-s). A folder
+ * of this run's own, removed as it ends: kept between runs it would only grow, as the scratch apps are
+ * installed at new paths each run. NODE_COMPILE_CACHE set (CI sets it) is used as it is, and set empty
+ * turns the cache off.
+ */
+function compileCache(): string {
+  const given = process.env.NODE_COMPILE_CACHE
+  if (given !== undefined) return given
+  const own = mkdtempSync(join(tmpdir(), 'plant-store-compile-cache-'))
+  process.on('exit', () => rmSync(own, { recursive: true, force: true }))
+  return own
+}
+
 // Colour codes are noise in a CI log or a file: only a terminal gets them.
 const colour = process.stdout.isTTY && !process.env.NO_COLOR
 const env = {
   PATH: `${join(repoRoot, 'node_modules', '.bin')}:${process.env.PATH}`,
-  // The stages start Node hundreds of times (servers, Prism, the commands, vitest's workers), each start
-  // compiling the same modules again: with Node's compile cache each is compiled once, which took an
-  // eighth off the unit tests' CPU (560 to 492 CPU-s). Kept between runs, as the PostgreSQL template is;
-  // CI keeps it in its own scratch folder, and an empty value turns it off.
-  NODE_COMPILE_CACHE:
-    process.env.NODE_COMPILE_CACHE ??
-    join(repoRoot, 'node_modules', '.cache', 'plant-store', 'compile-cache'),
+  NODE_COMPILE_CACHE: compileCache(),
   ...(colour ? {} : { NO_COLOR: '1', FORCE_COLOR: '0' }),
 }
 
