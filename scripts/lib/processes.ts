@@ -29,7 +29,10 @@ export interface StartOptions {
   name: string
   command: string
   args: string[]
-  /** Added to this process's environment, unless `cleanEnv` asks for PATH (and Node's compile cache) alone underneath. */
+  /**
+   * Added to this process's environment, unless `cleanEnv` asks for PATH (and Node's compile cache)
+   * alone underneath.
+   */
   env?: Record<string, string | undefined>
   cleanEnv?: boolean
   cwd?: string
