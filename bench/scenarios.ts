@@ -1,5 +1,6 @@
 // Runs a scenario: each target loaded in turn, round after round, so that noise on the machine hits
-// them alike; then one row of figures per target, medians over the rounds.
+// them alike, in an order that changes each round so that no target always follows the same one
+// (roundOrder); then one row of figures per target, medians over the rounds.
 import type { RequestEntry } from 'autocannon'
 import type { Started } from '../scripts/lib/processes.js'
 import { type LoadResult, mergeLoads, runLoad, summarize } from './load.js'
@@ -16,7 +17,7 @@ export interface Target {
 
 export interface Scenario {
   name: string
-  /** The baseline first: each round loads the targets in this order. */
+  /** The baseline first: the rows' order; the first round starts with it (roundOrder). */
   targets: Target[]
 }
 
@@ -29,6 +30,26 @@ export interface LoadSettings {
   connections: number
   /** A fixed offered load in req/s; unset, saturation. */
   rate: number | undefined
+}
+
+/**
+ * Round `round`'s order (from 1), by a Williams design: each target is loaded in each place, and right
+ * after each other target, equally often: once each over as many rounds as there are targets, or twice
+ * over twice as many when they are odd in number. In one fixed order a target always follows the same one, and what that one
+ * leaves behind (its load's last answers, its connections closing, a collection, a store's
+ * checkpoint) lands on its load, round after round: a bias the median over rounds keeps. The first
+ * round starts with the first target.
+ */
+export function roundOrder<T>(targets: readonly T[], round: number): T[] {
+  const k = targets.length
+  if (k === 0) return []
+  // 0, 1, k-1, 2, k-2, …: the first row, whose neighbours differ by 1, -2, 3, -4, … (mod k), each once.
+  const first = Array.from({ length: k }, (_, j) => (j % 2 === 1 ? (j + 1) / 2 : (k - j / 2) % k))
+  const rows = k % 2 === 0 ? k : 2 * k
+  const i = (round - 1) % rows
+  const row = first.map((j) => targets[(j + (i % k)) % k] as T)
+  // With an odd number of targets, the second half of the rows are the first half's reversed.
+  return i < k ? row : row.reverse()
 }
 
 export async function runScenario(scenario: Scenario, settings: LoadSettings): Promise<Row[]> {
@@ -53,7 +74,7 @@ export async function runScenario(scenario: Scenario, settings: LoadSettings): P
   if (settings.warmup > 0) for (const target of scenario.targets) await load(target, settings.warmup)
   const runs = new Map<Target, LoadResult[]>(scenario.targets.map((t) => [t, []]))
   for (let round = 1; round <= settings.rounds; round++) {
-    for (const target of scenario.targets) {
+    for (const target of roundOrder(scenario.targets, round)) {
       const result = await load(target, settings.duration)
       for (const instance of [target.process, ...(target.also ?? [])]) {
         const ended = instance.exit()
@@ -69,7 +90,7 @@ export async function runScenario(scenario: Scenario, settings: LoadSettings): P
   const rows = scenario.targets.map((target, i) =>
     rowOf(scenario.name, target, runs.get(target) ?? [], resets[i]),
   )
-  // Each round's ratio to the baseline's round next to it in time: neighbours share the noise.
+  // Each round's ratio to the baseline's round of the same round: neighbours in time share the noise.
   const base = rows[0]
   if (base) {
     for (const row of rows.slice(1)) {

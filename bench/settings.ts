@@ -45,8 +45,12 @@ export function benchSettings() {
     /** Seconds of measured load per target per round. */
     // Half a second proves a load works: the quick run measures nothing.
     duration: Number(args.duration ?? (quick ? 0.5 : 3)),
-    /** Seconds of unmeasured load before a target's first round, so the JIT has settled. */
-    warmup: Number(args.warmup ?? (quick ? 0 : 1)),
+    /**
+     * Seconds of unmeasured load before a target's first round, so the JIT has settled: under load the
+     * server was still compiling functions by the hundred 4 to 6 s in (bench/README.md), bare Fastify
+     * for about 4 s.
+     */
+    warmup: Number(args.warmup ?? (quick ? 0 : 5)),
     connections: Number(args.connections ?? 32),
     rate: args.rate === undefined ? undefined : Number(args.rate),
     smallStore: 1_000,
@@ -93,7 +97,7 @@ prints each scenario's CPU per request, req/s and latency against the baseline's
                           webhooks, ledger, handlers, verify, durability, postgresql
   --rounds N              rounds of load per target (default 5)
   --duration S            seconds of measured load per target and round (default 3)
-  --warmup S              seconds of unmeasured load before a target's first round (default 1)
+  --warmup S              seconds of unmeasured load before a target's first round (default 5)
   --connections N         concurrent connections of the load (default 32)
   --rate REQ_PER_S        a fixed offered load instead of saturation
   --candidate SERVER_JS   another build's server.js, loaded alongside (repeatable)

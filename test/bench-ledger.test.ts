@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest'
 import { type Ledger, ledgerOf, ledgerTable } from '../bench/ledger.js'
 import { middleHalf, type Row } from '../bench/report.js'
+import { roundOrder } from '../bench/scenarios.js'
 
 describe('the cost ledger', () => {
   it('takes the middle half of the rounds by nearest rank, whatever their order', () => {
@@ -69,5 +70,46 @@ describe('the cost ledger', () => {
       ratio: 1.4,
     })
     expect(ledger.rows.map((r) => r.target)).toEqual(['without logging', 'without logging'])
+  })
+})
+
+describe('the rounds of a scenario', () => {
+  const balance = (targets: string[], rounds: number) => {
+    const orders = Array.from({ length: rounds }, (_, i) => roundOrder(targets, i + 1))
+    const places = new Map<string, number[]>()
+    const follows = new Map<string, number>()
+    for (const order of orders) {
+      expect([...order].sort()).toEqual([...targets].sort())
+      order.forEach((t, place) => {
+        places.set(t, [...(places.get(t) ?? []), place])
+      })
+      order.slice(1).forEach((t, i) => {
+        const pair = `${order[i]} > ${t}`
+        follows.set(pair, (follows.get(pair) ?? 0) + 1)
+      })
+    }
+    return { orders, places, follows }
+  }
+
+  it('start with the first target, then put each target in each place and after each other one alike', () => {
+    const even = ['baseline', 'server', 'candidate', 'prism']
+    const { orders, places, follows } = balance(even, 4)
+    expect(orders[0]?.[0]).toBe('baseline')
+    for (const target of even) expect([...(places.get(target) ?? [])].sort()).toEqual([0, 1, 2, 3])
+    // 4 × 3 ordered pairs, each once.
+    expect(follows.size).toBe(12)
+    expect([...follows.values()].every((n) => n === 1)).toBe(true)
+    // The fifth round starts over.
+    expect(roundOrder(even, 5)).toEqual(orders[0])
+  })
+
+  it('take twice as many rounds to do so with an odd number of targets', () => {
+    const odd = ['baseline', 'server', 'prism']
+    const { places, follows } = balance(odd, 6)
+    for (const target of odd) expect([...(places.get(target) ?? [])].sort()).toEqual([0, 0, 1, 1, 2, 2])
+    expect(follows.size).toBe(6)
+    expect([...follows.values()].every((n) => n === 2)).toBe(true)
+    expect(roundOrder([], 3)).toEqual([])
+    expect(roundOrder(['alone'], 2)).toEqual(['alone'])
   })
 })
