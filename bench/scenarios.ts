@@ -34,20 +34,19 @@ export interface LoadSettings {
 
 /**
  * Round `round`'s order (from 1), by a Williams design: each target is loaded in each place, and right
- * after each other target, equally often: once each over as many rounds as there are targets, or twice
- * over twice as many when they are odd in number. In one fixed order a target always follows the same one, and what that one
- * leaves behind (its load's last answers, its connections closing, a collection, a store's
- * checkpoint) lands on its load, round after round: a bias the median over rounds keeps. The first
- * round starts with the first target.
+ * after each other target, equally often: once each over as many rounds as there are targets, or
+ * twice over twice as many when they are odd in number. In one fixed order a target always follows
+ * the same one, and what that one leaves behind (its load's last answers, its connections closing, a
+ * collection, a store's checkpoint) lands on its load, round after round: a bias the median over
+ * rounds keeps. The first round starts with the first target.
  */
 export function roundOrder<T>(targets: readonly T[], round: number): T[] {
   const k = targets.length
   if (k === 0) return []
   // 0, 1, k-1, 2, k-2, …: the first row, whose neighbours differ by 1, -2, 3, -4, … (mod k), each once.
   const first = Array.from({ length: k }, (_, j) => (j % 2 === 1 ? (j + 1) / 2 : (k - j / 2) % k))
-  const rows = k % 2 === 0 ? k : 2 * k
-  const i = (round - 1) % rows
-  const row = first.map((j) => targets[(j + (i % k)) % k] as T)
+  const i = (round - 1) % (k % 2 === 0 ? k : 2 * k)
+  const row = first.map((j) => targets[(j + i) % k] as T)
   // With an odd number of targets, the second half of the rows are the first half's reversed.
   return i < k ? row : row.reverse()
 }
@@ -90,7 +89,7 @@ export async function runScenario(scenario: Scenario, settings: LoadSettings): P
   const rows = scenario.targets.map((target, i) =>
     rowOf(scenario.name, target, runs.get(target) ?? [], resets[i]),
   )
-  // Each round's ratio to the baseline's round of the same round: neighbours in time share the noise.
+  // Each round's ratio to the baseline's in the same round: loaded within seconds, they share its noise.
   const base = rows[0]
   if (base) {
     for (const row of rows.slice(1)) {

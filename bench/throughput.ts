@@ -1,6 +1,6 @@
 // The throughput scenarios, createPlant, getPlant and a page of 50 plants: the bare-Fastify baseline
 // first, then the server (and the candidates) on the small store, then the server on the large one,
-// in alternating rounds (scenarios.ts); Prism's createPlant and getPlant with a JWT for reference; then
+// in rounds that each take them in another order (scenarios.ts); Prism's createPlant and getPlant with a JWT for reference; then
 // the cost ledger's servers, each without some layers (ledger.ts), in the same rounds, so that the
 // ledger and these scenarios measure the server against the baseline once, not twice.
 import type { RequestEntry } from 'autocannon'
@@ -77,7 +77,7 @@ export async function runThroughput(
     }
     return list
   }
-  // Last in each round, after the targets the scenarios had before the ledger joined them.
+  // Their rows after the scenarios' own targets'; in the rounds, loaded among them.
   const ledgerTargets = (make: Make): Target[] =>
     without.map(({ key, process }) => ({
       name: withoutName(key),
