@@ -1,11 +1,12 @@
 // The broker's tests' helpers: a broker on a fresh SQLite file or PostgreSQL database, the tokens, the
 // two consumers' contracts (the kit's recorded Vite app and a label printer written for these tests),
 // the kit's document and drafts of it.
-import { mkdtempSync, readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { JSON_SCHEMA, load } from 'js-yaml'
+import { afterAll } from 'vitest'
 import { buildBroker } from '../app.js'
 import { type BrokerConfig, loadConfig } from '../config.js'
 import { openDb } from '../store/db.js'
@@ -63,7 +64,17 @@ export function testConfig(databaseUrl: string, overrides: Partial<BrokerConfig>
   }
 }
 
-export const sqliteUrl = () => join(mkdtempSync(join(tmpdir(), 'broker-test-')), 'broker.db')
+/** The folders sqliteUrl made in this test file, removed after its last test (hooks run last-first). */
+const folders: string[] = []
+afterAll(() => {
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true })
+})
+/** A new SQLite file's path, in a folder of its own. */
+export const sqliteUrl = () => {
+  const folder = mkdtempSync(join(tmpdir(), 'broker-test-'))
+  folders.push(folder)
+  return join(folder, 'broker.db')
+}
 
 /** A broker on a new, empty store. */
 export async function build(

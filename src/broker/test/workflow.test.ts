@@ -3,7 +3,7 @@
 // library that uses other fields. A draft that stops sending `tag` is allowed while no running consumer
 // reads it, and refused, naming the app, once the app is deployed.
 import { execFile } from 'node:child_process'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -41,7 +41,10 @@ beforeAll(async () => {
   url = await app.listen({ host: '127.0.0.1', port: 0 })
   storeUrl = await (await buildStore()).listen({ host: '127.0.0.1', port: 0 })
 })
-afterAll(() => app.close())
+afterAll(async () => {
+  await app.close()
+  rmSync(dir, { recursive: true, force: true })
+})
 
 /** The command's exit code and output. */
 async function broker(...args: string[]): Promise<{ code: number; out: string }> {
