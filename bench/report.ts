@@ -91,7 +91,7 @@ export function growthOf(scenario: string, a: Row, b: Row): Growth {
 
 const fixed = (n: number | undefined, digits: number) =>
   n === undefined || Number.isNaN(n) ? '–' : n.toFixed(digits)
-const mb = (bytes: number | undefined) => (bytes === undefined ? '–' : `${(bytes / 2 ** 20).toFixed(0)} MB`)
+const mb = (bytes: number | undefined) => (bytes === undefined ? '–' : `${(bytes / 2 ** 20).toFixed(0)} MiB`)
 
 // The range of the rounds' req/s, as min–max: how much the machine disturbed them.
 function range(rounds: Round[]): string {
@@ -143,6 +143,26 @@ export function resultsTable(rows: Row[]): string {
       mb(r.peakRss),
       r.resident ? `${mb(r.resident.anon)} + ${mb(r.resident.file)}` : '–',
     ]),
+  )
+}
+
+/** Steal above this share in any target's rounds makes a run not a quiet one (bench/README.md, Targets). */
+export const QUIET_STEAL = 0.05
+
+/**
+ * What a run's steal says of its ratios, when some target's rounds lost more than QUIET_STEAL of the
+ * machine to other virtual machines: other tenants also evict the caches and slow each request beyond
+ * the time taken, and unevenly from round to round, so such a run's ratios are not comparable to a quiet
+ * run's. Undefined for a quiet run.
+ */
+export function stealNotice(rows: Row[]): string | undefined {
+  const worst = rows.reduce<Row | undefined>((a, r) => (a && a.stealShare >= r.stealShare ? a : r), undefined)
+  if (!worst || !(worst.stealShare > QUIET_STEAL)) return undefined
+  const share = (n: number) => `${(n * 100).toFixed(0)}%`
+  return (
+    `Not a quiet run: other virtual machines took up to ${share(worst.stealShare)} of this machine's CPU ` +
+    `(steal, in ${worst.scenario} · ${worst.target}), above the ${share(QUIET_STEAL)} of a quiet run. Its ratios ` +
+    "are not comparable to a quiet run's, on which the targets are stated (bench/README.md): run it again when the steal column stays low."
   )
 }
 

@@ -7,7 +7,7 @@ import type { DurabilityResult } from './durability.js'
 import type { HandlersResult } from './handlers.js'
 import { type Ledger, ledgerTable } from './ledger.js'
 import { scalingLine } from './postgres-scenarios.js'
-import { type Growth, growthOf, growthTable, type Row, resultsTable } from './report.js'
+import { type Growth, growthOf, growthTable, type Row, resultsTable, stealNotice } from './report.js'
 import type { BenchSettings } from './settings.js'
 import { type Starts, startRatio } from './starts.js'
 import {
@@ -61,6 +61,8 @@ export function report(results: RunResults, reportsDir: string, stamp: string): 
     (n, r) => n + Object.values(r.statusCodes).reduce((a, b) => a + b, 0),
     0,
   )
+  // The ledger's rows ran in the same rounds: their steal counts too.
+  const noisy = stealNotice([...rows, ...(ledger?.rows ?? [])])
   if (quick) {
     // A second of load says nothing about speed: the quick run only proves the script works.
     console.log(
@@ -77,6 +79,7 @@ export function report(results: RunResults, reportsDir: string, stamp: string): 
         `alternating; server logs at info to a file; store files on ${fsType(dir)}`,
     ].join('\n')
     console.log(`\n${header}\n\n${resultsTable(rows)}\n`)
+    if (noisy) console.log(`${noisy}\n`)
     if (growth.length > 0)
       console.log(`${growthTable(growth, settings.smallStore, settings.largeStore ?? 0)}\n`)
     if (postgresGrowth.length > 0) {
@@ -105,6 +108,8 @@ export function report(results: RunResults, reportsDir: string, stamp: string): 
       fs: fsType(dir),
       loadAverage: { before: results.loadBefore, after: results.loadAfter },
     },
+    /** False when some target's rounds lost more of the machine to steal than a quiet run does. */
+    quiet: noisy === undefined,
     fillSeconds: results.fillMs / 1000,
     rows,
     growth,

@@ -153,7 +153,7 @@ export function soakProblems(result: SoakResult, { judgeMemory = true } = {}): s
 }
 
 export function describeSoak(options: SoakOptions, result: SoakResult): string {
-  const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MB`
+  const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`
   return (
     `soak: ${options.duration} s at ${options.rate} req/s over ${options.connections} connections: ` +
     `${result.requests} requests, ${result.errors} errors; RSS ${mb(result.rssAfterWarmUp)} after ` +

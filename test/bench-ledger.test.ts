@@ -1,7 +1,7 @@
 // The ledger's table says how steady its rounds were, beside the ratio the targets are read from.
 import { describe, expect, it } from 'vitest'
 import { type Ledger, ledgerOf, ledgerTable } from '../bench/ledger.js'
-import { middleHalf, type Row } from '../bench/report.js'
+import { middleHalf, type Row, stealNotice } from '../bench/report.js'
 import { roundOrder } from '../bench/scenarios.js'
 
 describe('the cost ledger', () => {
@@ -111,5 +111,24 @@ describe('the rounds of a scenario', () => {
     expect([...follows.values()].every((n) => n === 2)).toBe(true)
     expect(roundOrder([], 3)).toEqual([])
     expect(roundOrder(['alone'], 2)).toEqual(['alone'])
+  })
+})
+
+describe('a run’s steal', () => {
+  const row = (scenario: string, target: string, stealShare: number) =>
+    ({ scenario, target, stealShare }) as Row
+
+  it('says nothing of a quiet run, and names the target that lost the most of a noisy one', () => {
+    expect(stealNotice([row('getPlant', 'baseline', 0.01), row('getPlant', 'server', 0.05)])).toBeUndefined()
+    expect(stealNotice([])).toBeUndefined()
+    const notice = stealNotice([
+      row('createPlant', 'baseline', 0.02),
+      row('createPlant', 'server', 0.44),
+      row('getPlant', 'server', 0.3),
+    ])
+    expect(notice).toMatch(
+      /^Not a quiet run: .* up to 44% .*\(steal, in createPlant · server\), above the 5%/,
+    )
+    expect(notice).toContain('not comparable')
   })
 })
