@@ -87,14 +87,21 @@ it('type-checks strict with tsc --noEmit against the installed packages', async 
   expect(exit, output).toBe(0)
 })
 
+/**
+ * The environment of an app's test run recording its contract to `file`: the contract's lock and run
+ * marker go to the temporary folder, here one in the app rather than the machine's.
+ */
+async function recording(file: string): Promise<Record<string, string>> {
+  await mkdir(join(app, '.tmp'), { recursive: true })
+  return { PLANT_STORE_CONTRACT: file, TMPDIR: join(app, '.tmp') }
+}
+
 // The app's consumer contract, as its own test run records it, kept in the repository's folder of them.
 const committed = join(repoRoot, 'contracts/consumers/plant-store-consumer-app.json')
 let contract = ''
 
 it('runs its own tests under vitest with jsdom, recording its consumer contract', async () => {
-  const { exit, total, passed, shown } = await runVitest(app, {
-    PLANT_STORE_CONTRACT: 'plant-store-contract.json',
-  })
+  const { exit, total, passed, shown } = await runVitest(app, await recording('plant-store-contract.json'))
   expect(exit, shown).toBe(0)
   expect(total, shown).toBe(3)
   expect(passed, shown).toBe(total)
@@ -113,7 +120,7 @@ it('runs its own tests under vitest with jsdom, recording its consumer contract'
 
 describe.skipIf(missing)("the app's own test in Chromium, in vitest's browser mode", () => {
   it('records its contract through @plant-store/msw/vitest, what it does under jsdom', async () => {
-    const env = { PLANT_STORE_CONTRACT: 'browser-contract.json', CHROMIUM_PATH: chromiumPath() ?? '' }
+    const env = { ...(await recording('browser-contract.json')), CHROMIUM_PATH: chromiumPath() ?? '' }
     const { exit, total, passed, shown } = await runVitest(app, env, ['--config', 'vitest.browser.config.ts'])
     expect(exit, shown).toBe(0)
     expect(total, shown).toBe(1)

@@ -10,11 +10,13 @@ import { createPlantStoreClient, ok, PlantStoreError } from '@plant-store/client
 import { type ConsumerContract, parseContract, readPaths } from '@plant-store/core'
 import { createPlantStoreHandlers } from '@plant-store/msw'
 import { setupServer } from 'msw/node'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 
 const BASE = 'http://shop.test/api'
 const folder = mkdtempSync(join(tmpdir(), 'plant-store-contract-'))
 const file = join(folder, 'shop.json')
+// The contract's lock and run marker go to the temporary folder: this file's own, removed after it.
+vi.stubEnv('TMPDIR', folder)
 process.env.PLANT_STORE_CONTRACT = file
 const plantStore = createPlantStoreHandlers({ baseUrl: BASE, consumer: 'shop' })
 delete process.env.PLANT_STORE_CONTRACT
@@ -25,6 +27,7 @@ const headers = { authorization: 'Bearer shop' }
 beforeAll(() => server.listen({ onUnhandledFrame: 'error' }))
 afterAll(() => {
   server.close()
+  vi.unstubAllEnvs()
   rmSync(folder, { recursive: true, force: true })
 })
 

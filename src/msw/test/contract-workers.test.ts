@@ -71,6 +71,7 @@ let app = ''
 
 beforeAll(async () => {
   app = await mkdtemp(join(tmpdir(), 'contract-workers-'))
+  await mkdir(join(app, 'tmp'))
   for (const [name, text] of Object.entries(files)) {
     await mkdir(dirname(join(app, name)), { recursive: true })
     await writeFile(join(app, name), text)
@@ -126,7 +127,8 @@ async function record(
     ],
     cwd: app,
     cleanEnv: true,
-    env: { HOME: process.env.HOME, PLANT_STORE_CONTRACT: 'contracts/shop.json' },
+    // The contract's lock and run marker go to the temporary folder: the app's own, removed with it.
+    env: { HOME: process.env.HOME, TMPDIR: join(app, 'tmp'), PLANT_STORE_CONTRACT: 'contracts/shop.json' },
     timeoutMs: 90_000,
   })
   const { total, passed, shown } = await readVitestReport(report, output)
