@@ -91,7 +91,7 @@ export function growthOf(scenario: string, a: Row, b: Row): Growth {
 
 const fixed = (n: number | undefined, digits: number) =>
   n === undefined || Number.isNaN(n) ? '–' : n.toFixed(digits)
-const mb = (bytes: number | undefined) => (bytes === undefined ? '–' : `${(bytes / 2 ** 20).toFixed(0)} MiB`)
+const mib = (bytes: number | undefined) => (bytes === undefined ? '–' : `${(bytes / 2 ** 20).toFixed(0)} MiB`)
 
 // The range of the rounds' req/s, as min–max: how much the machine disturbed them.
 function range(rounds: Round[]): string {
@@ -140,8 +140,8 @@ export function resultsTable(rows: Row[]): string {
       `${(r.stealShare * 100).toFixed(0)}%`,
       String(r.errors),
       String(r.non2xx),
-      mb(r.peakRss),
-      r.resident ? `${mb(r.resident.anon)} + ${mb(r.resident.file)}` : '–',
+      mib(r.peakRss),
+      r.resident ? `${mib(r.resident.anon)} + ${mib(r.resident.file)}` : '–',
     ]),
   )
 }

@@ -153,11 +153,11 @@ export function soakProblems(result: SoakResult, { judgeMemory = true } = {}): s
 }
 
 export function describeSoak(options: SoakOptions, result: SoakResult): string {
-  const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`
+  const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`
   return (
     `soak: ${options.duration} s at ${options.rate} req/s over ${options.connections} connections: ` +
-    `${result.requests} requests, ${result.errors} errors; RSS ${mb(result.rssAfterWarmUp)} after ` +
-    `${options.warmUp} s of warm-up, ${mb(result.rssAtEnd)} at the end ` +
+    `${result.requests} requests, ${result.errors} errors; RSS ${mib(result.rssAfterWarmUp)} after ` +
+    `${options.warmUp} s of warm-up, ${mib(result.rssAtEnd)} at the end ` +
     `(${(result.rssGrowth * 100).toFixed(1)}%); file descriptors ${result.fdsBefore} before, ${result.fdsAfter} after`
   )
 }
