@@ -20,9 +20,16 @@ const CONTRACT_WEBHOOK_SECRET = `whsec_${Buffer.from('plant store contract suite
 
 /**
  * A failed attempt is sent again within about a second (the next poll), not after the 5 s the document
- * gives as the default, so that a retry does not hold the end of a layer up.
+ * gives as the default, and an attempt left unanswered is given up after 2 s, not the document's 10
+ * (still within them): the receiver holds one attempt without an answer on purpose, and each layer's
+ * end waited for the sender's timeout and the retry after it, 10 s of the 12 to 15 a layer took on a
+ * draft with few requests. 2 s is still far longer than the receiver, on this machine, takes to answer.
  */
-const QUICK_RETRIES = { WEBHOOK_RETRY_BASE_MS: '100', WEBHOOK_RETRY_MAX_MS: '1000' }
+const QUICK_DELIVERY = {
+  WEBHOOK_RETRY_BASE_MS: '100',
+  WEBHOOK_RETRY_MAX_MS: '1000',
+  WEBHOOK_TIMEOUT_MS: '2000',
+}
 
 /**
  * The longest wait, at the end of a layer, for events still to come. Every event is normally in long
@@ -54,7 +61,11 @@ export function serverWebhookEnv(
   principals: ReadonlyMap<string, string>,
 ): Record<string, string> {
   const endpoints = [...principals.values()].map((principal) => `${principal}=${receiver.url}${principal}`)
-  return { WEBHOOK_ENDPOINTS: endpoints.join(','), WEBHOOK_SECRET: CONTRACT_WEBHOOK_SECRET, ...QUICK_RETRIES }
+  return {
+    WEBHOOK_ENDPOINTS: endpoints.join(','),
+    WEBHOOK_SECRET: CONTRACT_WEBHOOK_SECRET,
+    ...QUICK_DELIVERY,
+  }
 }
 
 /** The real server's scopes: a token's principal (AUTH_TOKENS' name for it) is the path its events come to. */
@@ -69,7 +80,7 @@ export function serverScopes(principals: ReadonlyMap<string, string>): WebhookSc
 }
 
 /** The sandbox's environment: its own secret, and no WEBHOOK_ENDPOINTS (each request names the URL instead). */
-export const sandboxWebhookEnv = { WEBHOOK_SECRET: CONTRACT_WEBHOOK_SECRET, ...QUICK_RETRIES }
+export const sandboxWebhookEnv = { WEBHOOK_SECRET: CONTRACT_WEBHOOK_SECRET, ...QUICK_DELIVERY }
 
 export interface SandboxScopes extends WebhookScopes {
   /** The path on the receiver where a token's events go; undefined for an Authorization with no bearer token. */
