@@ -91,6 +91,8 @@ export function growthOf(scenario: string, a: Row, b: Row): Growth {
 
 const fixed = (n: number | undefined, digits: number) =>
   n === undefined || Number.isNaN(n) ? '–' : n.toFixed(digits)
+/** A share (0 to 1) as the steal column prints it, which the not-quiet notice quotes. */
+const percent = (share: number) => `${(share * 100).toFixed(0)}%`
 const mib = (bytes: number | undefined) => (bytes === undefined ? '–' : `${(bytes / 2 ** 20).toFixed(0)} MiB`)
 
 // The range of the rounds' req/s, as min–max: how much the machine disturbed them.
@@ -137,7 +139,7 @@ export function resultsTable(rows: Row[]): string {
       fixed(r.latency.p50, 2),
       fixed(r.latency.p99, 2),
       fixed(r.latency.mean, 2),
-      `${(r.stealShare * 100).toFixed(0)}%`,
+      percent(r.stealShare),
       String(r.errors),
       String(r.non2xx),
       mib(r.peakRss),
@@ -158,10 +160,9 @@ export const QUIET_STEAL = 0.05
 export function stealNotice(rows: Row[]): string | undefined {
   const worst = rows.reduce<Row | undefined>((a, r) => (a && a.stealShare >= r.stealShare ? a : r), undefined)
   if (!worst || !(worst.stealShare > QUIET_STEAL)) return undefined
-  const share = (n: number) => `${(n * 100).toFixed(0)}%`
   return (
-    `Not a quiet run: other virtual machines took up to ${share(worst.stealShare)} of this machine's CPU ` +
-    `(steal, in ${worst.scenario} · ${worst.target}), above the ${share(QUIET_STEAL)} of a quiet run. Its ratios ` +
+    `Not a quiet run: other virtual machines took up to ${percent(worst.stealShare)} of this machine's CPU ` +
+    `(steal, in ${worst.scenario} · ${worst.target}), above the ${percent(QUIET_STEAL)} of a quiet run. Its ratios ` +
     "are not comparable to a quiet run's, on which the targets are stated (bench/README.md): run it again when the steal column stays low."
   )
 }
