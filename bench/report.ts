@@ -92,7 +92,9 @@ export function growthOf(scenario: string, a: Row, b: Row): Growth {
 const fixed = (n: number | undefined, digits: number) =>
   n === undefined || Number.isNaN(n) ? '–' : n.toFixed(digits)
 /** A share (0 to 1) as the steal column prints it, which the not-quiet notice quotes. */
-const percent = (share: number) => `${(share * 100).toFixed(0)}%`
+/** A share as the tables print it, in whole percent. */
+const wholePercent = (share: number) => Number((share * 100).toFixed(0))
+const percent = (share: number) => `${wholePercent(share)}%`
 const mib = (bytes: number | undefined) => (bytes === undefined ? '–' : `${(bytes / 2 ** 20).toFixed(0)} MiB`)
 
 // The range of the rounds' req/s, as min–max: how much the machine disturbed them.
@@ -159,7 +161,8 @@ export const QUIET_STEAL = 0.05
  */
 export function stealNotice(rows: Row[]): string | undefined {
   const worst = rows.reduce<Row | undefined>((a, r) => (a && a.stealShare >= r.stealShare ? a : r), undefined)
-  if (!worst || !(worst.stealShare > QUIET_STEAL)) return undefined
+  // Judged as the column prints it: a share that reads 5% is a quiet run's, whatever its decimals.
+  if (!worst || !(wholePercent(worst.stealShare) > wholePercent(QUIET_STEAL))) return undefined
   return (
     `Not a quiet run: other virtual machines took up to ${percent(worst.stealShare)} of this machine's CPU ` +
     `(steal, in ${worst.scenario} · ${worst.target}), above the ${percent(QUIET_STEAL)} of a quiet run. Its ratios ` +

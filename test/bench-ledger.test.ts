@@ -121,6 +121,9 @@ describe('a run’s steal', () => {
   it('says nothing of a quiet run, and names the target that lost the most of a noisy one', () => {
     expect(stealNotice([row('getPlant', 'baseline', 0.01), row('getPlant', 'server', 0.05)])).toBeUndefined()
     expect(stealNotice([])).toBeUndefined()
+    // 5.2% prints as 5%, the quiet run's limit: not above it as the column reads.
+    expect(stealNotice([row('listPlants', 'server', 0.052)])).toBeUndefined()
+    expect(stealNotice([row('listPlants', 'server', 0.056)])).toMatch(/up to 6% /)
     const notice = stealNotice([
       row('createPlant', 'baseline', 0.02),
       row('createPlant', 'server', 0.44),
