@@ -91,9 +91,9 @@ export function growthOf(scenario: string, a: Row, b: Row): Growth {
 
 const fixed = (n: number | undefined, digits: number) =>
   n === undefined || Number.isNaN(n) ? '–' : n.toFixed(digits)
-/** A share (0 to 1) as the steal column prints it, which the not-quiet notice quotes. */
-/** A share as the tables print it, in whole percent. */
+/** A share (0 to 1) in whole percent, as the steal column rounds it. */
 const wholePercent = (share: number) => Number((share * 100).toFixed(0))
+/** A share as the steal column prints it, which the not-quiet notice quotes. */
 const percent = (share: number) => `${wholePercent(share)}%`
 const mib = (bytes: number | undefined) => (bytes === undefined ? '–' : `${(bytes / 2 ** 20).toFixed(0)} MiB`)
 

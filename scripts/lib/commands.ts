@@ -53,10 +53,10 @@ export const serverScript = join(repoRoot, 'src', 'server', 'dist', 'server.js')
  * 16 MB: under load V8 grows it to 64 MB (Node 24), which held most of the difference between the
  * server's resident memory and bare Fastify's; with 16 MB the server peaked 10 to 20 MB lower than
  * with 32 MB, its collector running more often (bench/README.md). Bare Fastify's young generation
- * stays at 8 MB, so it gains nothing. Optimizing compilations on the main thread: on V8's compiler
- * thread each took memory from an allocator arena of that thread's own, which kept it, and the
- * server peaked about 20 MiB higher under load for no less CPU a request (bench/README.md). Node refuses
- * the second in NODE_OPTIONS: both go on node's command line.
+ * stays at 8 MB, so it gains nothing. Optimizing compilations run on the main thread: on V8's
+ * compiler thread each took its memory from that thread's own allocator arena, which kept it, and the
+ * server peaked about 20 MiB higher under load while spending no less CPU a request
+ * (bench/README.md). Node refuses the second flag in NODE_OPTIONS: both go on node's command line.
  */
 export const serverNodeFlags = ['--max-semi-space-size=8', '--no-concurrent-recompilation']
 
